@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tc_skip_egress selftests, built against a kernel tree's selftest framework.
+#
+#   make run_tests     run the suite (kselftest, TAP) against the running kernel
+#   make test_progs    build the test_progs front end (tc_redirect_ifb)
+#   make check         the project's own tests
+#   make overlay       put the suite into $(KDIR) and register its target
+#
+# KDIR is a kernel tree; by default Debian's linux-source-6.12, extracted
+# under build/. The suite's files are copied into it (the "overlay"); every
+# build then runs under the tree's own lib.mk.
+
+KDIR ?= $(CURDIR)/build/linux-source-6.12
+BUILD ?= $(CURDIR)/build
+OUT := $(BUILD)/net/tc_skip_egress
+SELFTESTS := $(KDIR)/tools/testing/selftests
+TSE_TARGET := net/tc_skip_egress
+SUITE_FILES := $(shell git ls-files --cached --others --exclude-standard tools 2>/dev/null || find tools -type f)
+
+export KDIR BUILD
+
+.PHONY: all deps kdir overlay suite run_tests test_progs check clean
+
+all: suite
+
+deps:
+	@scripts/deps.sh
+
+kdir: deps
+	@scripts/kdir.sh "$(KDIR)"
+
+# Copy the suite into the tree and register the kselftest target once.
+overlay: kdir
+	@cp --parents $(SUITE_FILES) $(KDIR)/
+	@grep -qx 'TARGETS += $(TSE_TARGET)' $(SELFTESTS)/Makefile || \
+		sed -i 's|^TARGETS += net$$|&\nTARGETS += $(TSE_TARGET)|' $(SELFTESTS)/Makefile
+
+suite: overlay
+	@mkdir -p $(OUT)
+	@$(MAKE) -s -C $(SELFTESTS)/$(TSE_TARGET) OUTPUT=$(OUT) \
+		LIBBPF_OUT=$(BUILD)/libbpf BPFTOOL=$(BUILD)/bpftool/bpftool
+
+run_tests: suite
+	@scripts/require-root.sh
+	@cd $(OUT) && ./tc_skip_egress
+
+check: suite
+	@tests/run.sh
+
+clean:
+	rm -rf $(OUT)
