@@ -20,7 +20,7 @@ SUITE_FILES := $(shell git ls-files --cached --others --exclude-standard tools 2
 
 export KDIR BUILD
 
-.PHONY: all deps kdir overlay suite run_tests test_progs check clean
+.PHONY: all deps kdir overlay suite run_tests check clean
 
 all: suite
 
@@ -50,3 +50,8 @@ check: suite
 
 clean:
 	rm -rf $(OUT)
+
+# Front ends and runners beyond the kselftest target keep their rules beside
+# their code.
+-include mk/*.mk
+-include vm/vm.mk
