@@ -96,7 +96,7 @@ void tse_leave(struct tse_test *t)
 }
 
 /* A namespace that only the returned descriptor holds. */
-static int netns_new(struct tse_test *t)
+static int tse_netns_new(struct tse_test *t)
 {
 	int fd;
 
@@ -205,7 +205,7 @@ static int create_namespaces(struct tse_test *t)
 	int side;
 
 	for (side = 0; side < TSE_SIDES; side++) {
-		t->ns[side] = netns_new(t);
+		t->ns[side] = tse_netns_new(t);
 		if (t->ns[side] < 0)
 			return tse_setup_error(t, "new netns: %s", strerror(errno));
 		quiet_ipv6(t, side);
