@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The project's own tests (make check). They do not assume how the running
+# kernel treats re-injected packets: that is the suite's job. They check
+# that the suite builds, lists every test with a verdict, explains each
+# failure, passes its controls, cleans up, and tells kernels apart.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+run_suite() {
+	local start end
+
+	start=$(date +%s.%N)
+	"$SUITE" >"$OUT/tap" 2>&1
+	echo $? >"$OUT/rc"
+	end=$(date +%s.%N)
+	tap_verdicts <"$OUT/tap" >"$OUT/verdicts"
+	echo "$start $end" | awk '{printf "%.1f\n", $2 - $1}' >"$OUT/seconds"
+}
+
+t_builds() {
+	[ -x "$SUITE" ] && pass "suite binary built" ||
+		fail "suite binary $SUITE missing"
+}
+
+t_lists_every_test() {
+	local missing
+
+	missing=$(expected_tests | while read -r t; do
+		grep -q "^$t " "$OUT/verdicts" || echo "$t"
+	done)
+	[ -z "$missing" ] && pass "every scenario has a verdict" ||
+		fail "no verdict for: $missing"
+}
+
+t_exit_code_matches_tap() {
+	local rc want=0
+
+	rc=$(cat "$OUT/rc")
+	grep -q ' fail:' "$OUT/verdicts" && want=1
+	[ "$rc" = "$want" ] && pass "exit code $rc agrees with the TAP" ||
+		fail "exit code $rc, TAP says $want"
+}
+
+t_controls_pass() {
+	local bad
+
+	bad=$(grep -E '^ingress_(mirred|bpf_redirect)\.' "$OUT/verdicts" |
+	      grep -v ' pass$')
+	[ -z "$bad" ] && pass "ingress controls pass" ||
+		fail "ingress controls do not pass: $bad"
+}
+
+t_failures_diagnosed() {
+	local words='reclassified|skipped|looped|not-redirected|dropped-by-ifb|duplicated|not-delivered|kernel-warning'
+	local bad
+
+	bad=$(grep ' fail:' "$OUT/verdicts" | grep -vE " fail:($words)$")
+	[ -z "$bad" ] && pass "every failure names a known diagnosis" ||
+		fail "failures without a diagnosis: $bad"
+}
+
+t_skips_say_why() {
+	local bad
+
+	bad=$(grep -E '^ok [0-9]+ .* # SKIP *$' "$OUT/tap")
+	[ -z "$bad" ] && pass "every skip gives a reason" ||
+		fail "skips without a reason: $bad"
+}
+
+t_bounded() {
+	local s
+
+	s=$(cat "$OUT/seconds")
+	awk -v s="$s" 'BEGIN { exit !(s < 60) }' &&
+		pass "whole run took ${s}s (limit 60s)" ||
+		fail "whole run took ${s}s, over 60s"
+}
+
+t_cleans_up() {
+	local left
+
+	left=$(wait_no_leftovers)
+	[ -z "$left" ] && pass "nothing left behind (netns, links, BPF)" ||
+		fail "left behind: $left"
+}
+
+main() {
+	t_builds
+	[ -x "$SUITE" ] || { summary; exit 1; }
+	run_suite
+	cat "$OUT/verdicts" | sed 's/^/# /'
+	t_lists_every_test
+	t_exit_code_matches_tap
+	t_controls_pass
+	t_failures_diagnosed
+	t_skips_say_why
+	t_bounded
+	t_cleans_up
+	for extra in "$TOP"/tests/check-*.sh; do
+		[ -x "$extra" ] || continue
+		if "$extra"; then
+			pass "$(basename "$extra")"
+		else
+			fail "$(basename "$extra")"
+		fi
+	done
+	summary
+}
+
+main "$@"
