@@ -33,6 +33,9 @@ kdir: deps
 # Copy the suite into the tree and register the kselftest target once.
 overlay: kdir
 	@cp --parents $(SUITE_FILES) $(KDIR)/
+	@# An in-tree build leaves its skeleton beside the sources, where it
+	@# would shadow the one this build generates.
+	@rm -f $(SELFTESTS)/$(TSE_TARGET)/test_tc_redirect_ifb.*
 	@grep -qx 'TARGETS += $(TSE_TARGET)' $(SELFTESTS)/Makefile || \
 		sed -i 's|^TARGETS += net$$|&\nTARGETS += $(TSE_TARGET)|' $(SELFTESTS)/Makefile
 

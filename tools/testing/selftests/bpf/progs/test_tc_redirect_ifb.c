@@ -18,7 +18,8 @@
 
 #include "test_tc_redirect_ifb.h"
 
-const volatile struct tse_config cfg;
+/* Set by the loader before load; a global, so that no map lookup is needed. */
+struct tse_config cfg;
 struct tse_counters counters;
 
 struct tse_packet {

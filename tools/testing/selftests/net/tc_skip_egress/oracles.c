@@ -349,7 +349,7 @@ static bool is_warning(const char *line)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(signs) / sizeof(signs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(signs); i++)
 		if (strstr(line, signs[i]))
 			return true;
 	return false;

@@ -234,14 +234,13 @@ static const struct tse_scenario root_qdisc_mirred_with_clsact = {
  * and redirects. Counters at prio 1 and 99 show how often the list was
  * walked; the 97 u32 filters between them match other ports.
  */
+static const char no_match_filters[] =
+	"for p in $(seq 2 98); do echo filter add dev va egress prio $p protocol ip u32 match ip protocol 17 0xff match ip dport $((5000 + p)) 0xffff action mirred egress redirect dev ifb_tse; done | tc -batch -";
+
 static int setup_egress_100_filters(struct tse_test *t)
 {
 	return count_at(t, TSE_SENDER, true, t->skel->progs.tse_count_head, 1) ?:
-	       tse_cmd(t, TSE_SENDER,
-		       "for p in $(seq 2 98); do echo filter add dev va egress "
-		       "prio $p protocol ip u32 match ip protocol 17 0xff "
-		       "match ip dport $((5000 + p)) 0xffff action mirred "
-		       "egress redirect dev ifb_tse; done | tc -batch -") ?:
+	       tse_cmd(t, TSE_SENDER, "%s", no_match_filters) ?:
 	       count_at(t, TSE_SENDER, true, t->skel->progs.tse_count_tail, 99) ?:
 	       tse_mirred_filter(t, TSE_SENDER, "egress", 100, TSE_PORT);
 }
@@ -277,7 +276,7 @@ static const struct tse_entry *tse_find(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(tse_table) / sizeof(tse_table[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(tse_table); i++)
 		if (!strcmp(tse_table[i].name, name))
 			return &tse_table[i];
 	return NULL;

@@ -117,7 +117,7 @@ static bool missing_feature(const char *err)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(signs) / sizeof(signs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(signs); i++)
 		if (strstr(err, signs[i]))
 			return true;
 	return false;
@@ -273,7 +273,7 @@ static int load_bpf(struct tse_test *t)
 	t->skel = test_tc_redirect_ifb__open();
 	if (!t->skel)
 		return tse_setup_error(t, "open BPF skeleton: %s", strerror(errno));
-	cfg = (struct tse_config *)&t->skel->rodata->cfg;
+	cfg = &t->skel->bss->cfg;
 	cfg->ifb_ifindex = t->ifb_ifindex;
 	cfg->loop_limit = TSE_LOOP_LIMIT;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
@@ -337,9 +337,7 @@ int tse_mirred_filter(struct tse_test *t, enum tse_side side,
 	bool v6 = t->family == TSE_V6;
 
 	return tse_cmd(t, side,
-		       "tc filter add dev %s %s prio %d protocol %s u32 "
-		       "match %s protocol 17 0xff match %s dport %d 0xffff "
-		       "action mirred egress redirect dev " IFB_NAME,
+		       "tc filter add dev %s %s prio %d protocol %s u32 match %s protocol 17 0xff match %s dport %d 0xffff action mirred egress redirect dev " IFB_NAME,
 		       dev_name[side], parent, prio, v6 ? "ipv6" : "ip",
 		       v6 ? "ip6" : "ip", v6 ? "ip6" : "ip", port);
 }

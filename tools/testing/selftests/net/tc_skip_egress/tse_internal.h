@@ -5,11 +5,16 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <linux/compiler.h>
 #include <linux/types.h>
 
 #include "tse.h"
 #include "../../bpf/progs/test_tc_redirect_ifb.h"
 #include "test_tc_redirect_ifb.skel.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 #define TSE_PKTS	5	/* test packets per flow */
 #define TSE_LOOP_LIMIT	8	/* entries into ifb before a packet counts as looping */
@@ -66,7 +71,7 @@ void tse_topology_destroy(struct tse_test *t);
 int tse_enter(struct tse_test *t, enum tse_side side);
 void tse_leave(struct tse_test *t);
 int tse_cmd(struct tse_test *t, enum tse_side side, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 const char *tse_dev(enum tse_side side);
 const char *tse_addr(struct tse_test *t, enum tse_side side);
 int tse_attach_cls_bpf(struct tse_test *t, enum tse_side side, int ifindex,
@@ -76,9 +81,9 @@ int tse_attach_tcx(struct tse_test *t, enum tse_side side,
 int tse_mirred_filter(struct tse_test *t, enum tse_side side,
 		      const char *parent, int prio, int port);
 int tse_skip(struct tse_test *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 int tse_setup_error(struct tse_test *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 void tse_chomp(char *s);
 
 /* traffic.c */
