@@ -14,11 +14,11 @@ fail() { FAILED=$((FAILED + 1)); echo "not ok - $*"; }
 
 # Every test name the suite must list, from the scenario table itself.
 expected_tests() {
-	sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\), \(both\|ipv4\)).*/\1 \2/p' \
-		"$TOP/tools/testing/selftests/net/tc_skip_egress/tse.h" |
-	while read -r name fam; do
+	sed -n 's/^[[:space:]]*{ "\([a-z0-9_]*\)", TSE_V4\( | TSE_V6\)\?,.*/\1 \2/p' \
+		"$TOP/tools/testing/selftests/net/tc_skip_egress/scenarios.c" |
+	while read -r name v6; do
 		echo "$name.ipv4"
-		[ "$fam" = both ] && echo "$name.ipv6"
+		[ -n "$v6" ] && echo "$name.ipv6"
 	done
 }
 

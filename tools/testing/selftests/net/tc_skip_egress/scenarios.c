@@ -262,15 +262,38 @@ static const struct tse_scenario egress_100_filters = {
 	.judge = judge_egress_100_filters,
 };
 
+/* The scenarios by name; both front ends run them from this table. */
 static const struct tse_entry {
 	const char *name;
 	int families;
 	const struct tse_scenario *s;
 } tse_table[] = {
-#define X(name, fam) { #name, TSE_FAMILIES_##fam, &name },
-	TSE_SCENARIOS(X)
-#undef X
+	{ "egress_mirred", TSE_V4 | TSE_V6, &egress_mirred },
+	{ "egress_bpf_redirect", TSE_V4 | TSE_V6, &egress_bpf_redirect },
+	{ "egress_tcx_redirect", TSE_V4 | TSE_V6, &egress_tcx_redirect },
+	{ "ingress_mirred", TSE_V4 | TSE_V6, &ingress_mirred },
+	{ "ingress_bpf_redirect", TSE_V4 | TSE_V6, &ingress_bpf_redirect },
+	{ "egress_unrelated", TSE_V4 | TSE_V6, &egress_unrelated },
+	{ "peer_ingress_once", TSE_V4 | TSE_V6, &peer_ingress_once },
+	{ "root_qdisc_mirred_with_clsact", TSE_V4 | TSE_V6,
+	  &root_qdisc_mirred_with_clsact },
+	{ "egress_100_filters", TSE_V4, &egress_100_filters },
 };
+
+int tse_scenario_count(void)
+{
+	return ARRAY_SIZE(tse_table);
+}
+
+const char *tse_scenario_name(int i)
+{
+	return tse_table[i].name;
+}
+
+int tse_scenario_families(int i)
+{
+	return tse_table[i].families;
+}
 
 static const struct tse_entry *tse_find(const char *name)
 {

@@ -66,7 +66,9 @@ struct tse_result {
 	double seconds;			/* wall time, for information only */
 };
 
-int tse_family(const char *variant);
+int tse_scenario_count(void);
+const char *tse_scenario_name(int i);
+int tse_scenario_families(int i);
 const char *tse_family_name(int family);
 void tse_run(const char *scenario, int family, struct tse_result *res);
 bool tse_check_ok(const struct tse_check *c);
