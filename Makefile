@@ -3,8 +3,10 @@
 # tc_skip_egress selftests, built against a kernel tree's selftest framework.
 #
 #   make run_tests     run the suite (kselftest, TAP) against the running kernel
+#                      (T='egress_mirred.ipv4 ...' runs only those)
 #   make test_progs    build the test_progs front end (tc_redirect_ifb)
 #   make check         the project's own tests
+#   make stress        cleanup, parallel, repeat, warnings, bad input (slow)
 #   make overlay       put the suite into $(KDIR) and register its target
 #
 # KDIR is a kernel tree; by default Debian's linux-source-6.12, extracted
@@ -20,7 +22,7 @@ SUITE_FILES := $(shell git ls-files --cached --others --exclude-standard tools 2
 
 export KDIR BUILD
 
-.PHONY: all deps kdir overlay suite run_tests check clean
+.PHONY: all deps kdir overlay suite run_tests check stress clean
 
 all: suite
 
@@ -44,12 +46,15 @@ suite: overlay
 	@$(MAKE) -s -C $(SELFTESTS)/$(TSE_TARGET) OUTPUT=$(OUT) \
 		LIBBPF_OUT=$(BUILD)/libbpf BPFTOOL=$(BUILD)/bpftool/bpftool
 
+# T names tests to run, e.g. T='egress_mirred.ipv4 peer_ingress_once.ipv6'.
 run_tests: suite
-	@scripts/require-root.sh
-	@cd $(OUT) && ./tc_skip_egress
+	@scripts/run-suite.sh $(foreach t,$(T),-t $(t))
 
 check: suite
 	@tests/run.sh
+
+stress: suite
+	@tests/stress.sh
 
 clean:
 	rm -rf $(OUT)
