@@ -74,19 +74,11 @@ static void run_scenario(const char *name, int families)
 	}
 }
 
-static const struct {
-	const char *name;
-	int families;
-} scenarios[] = {
-#define X(name, fam) { #name, TSE_FAMILIES_##fam },
-	TSE_SCENARIOS(X)
-#undef X
-};
-
+/* The library's table is the one list of scenarios for both front ends. */
 void test_tc_redirect_ifb(void)
 {
-	unsigned int i;
+	int i;
 
-	for (i = 0; i < ARRAY_SIZE(scenarios); i++)
-		run_scenario(scenarios[i].name, scenarios[i].families);
+	for (i = 0; i < tse_scenario_count(); i++)
+		run_scenario(tse_scenario_name(i), tse_scenario_families(i));
 }

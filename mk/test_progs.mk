@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_progs front end of tc_skip_egress: a minimal test_progs runner
+# holding one test, tc_redirect_ifb (bpf/prog_tests/tc_redirect_ifb.c).
+#
+#   make test_progs         build $(BUILD)/test_progs/test_progs
+#   make check-test_progs   compare its verdicts with the kselftest binary's
+#
+# The runner is built from $(KDIR)'s own BPF selftest sources (test_progs.c
+# and its helpers); only prog_tests/tests.h is generated, with our test
+# alone in it. Our test is compiled from the overlaid copy in $(KDIR), with
+# the skeleton that "make suite" generated in $(TP_SKEL_DIR). Included by
+# the top-level Makefile, which defines KDIR, BUILD and suite.
+
+TP_OUT := $(BUILD)/test_progs
+TP_BIN := $(TP_OUT)/test_progs
+TP_SRC := $(KDIR)/tools/testing/selftests/bpf
+TP_TEST := tc_redirect_ifb
+TP_SKEL_DIR := $(BUILD)/net/tc_skip_egress
+TP_HELPERS := test_progs cgroup_helpers trace_helpers network_helpers \
+	      testing_helpers btf_helpers cap_helpers unpriv_helpers \
+	      netlink_helpers jit_disasm_helpers test_loader xsk disasm \
+	      disasm_helpers json_writer
+TP_OBJS := $(TP_HELPERS:%=$(TP_OUT)/%.o) $(TP_OUT)/$(TP_TEST).test.o
+TP_LIBBPF := $(BUILD)/libbpf
+TP_CFLAGS := -g -O2 -Wall -D_GNU_SOURCE -I$(TP_OUT) -I$(TP_SRC) \
+	     -I$(TP_LIBBPF)/include -I$(KDIR)/tools/lib \
+	     -I$(KDIR)/tools/include -I$(KDIR)/tools/include/uapi
+TP_LDLIBS := $(TP_LIBBPF)/libbpf.a -lelf -lz -lrt -lpthread
+TP_LIB_DEPS := $(wildcard $(TP_SRC)/../net/tc_skip_egress/*.[ch]) \
+	       $(TP_SRC)/progs/test_tc_redirect_ifb.h \
+	       $(TP_SKEL_DIR)/test_tc_redirect_ifb.skel.h
+
+.PHONY: test_progs check-test_progs
+
+# The overlay must be in place, and the skeleton built, before make looks
+# at the files in $(KDIR): build the runner in a second make.
+test_progs: suite
+	+@$(MAKE) --no-print-directory $(TP_BIN)
+
+check-test_progs: test_progs
+	@scripts/require-root.sh
+	@mk/test_progs-check.sh
+
+$(TP_OUT)/prog_tests/tests.h: mk/test_progs.mk
+	@mkdir -p $(@D)
+	@echo 'DEFINE_TEST($(TP_TEST))' > $@
+
+$(TP_OUT)/%.o: $(TP_SRC)/%.c $(TP_OUT)/prog_tests/tests.h
+	$(CC) $(TP_CFLAGS) -c $< -o $@
+
+$(TP_OUT)/$(TP_TEST).test.o: $(TP_SRC)/prog_tests/$(TP_TEST).c \
+			     $(TP_OUT)/prog_tests/tests.h $(TP_LIB_DEPS)
+	$(CC) -I$(TP_SKEL_DIR) $(TP_CFLAGS) -c $< -o $@
+
+$(TP_BIN): $(TP_OBJS) $(TP_LIBBPF)/libbpf.a
+	$(CC) $(TP_CFLAGS) -o $@ $(TP_OBJS) $(TP_LDLIBS)
