@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of the test VM (run-vm.sh boots the kernel with init= pointing here).
+# The root file system is the host's / over 9p, read-only: give the tools
+# the writable and kernel file systems they expect, run the command that
+# run-vm.sh left in $vmtest_dir/cmd, report its exit code, reboot.
+#
+# Command output goes to ttyS1 and the kernel console to ttyS0, so the
+# host gets the command's output without console noise. The markers let
+# the host tell "did not boot" from "booted, then died or hung".
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp
+
+mount_fs()
+{
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev
+	# Writable places: scratch files, ip netns (/run/netns), /dev/shm.
+	for d in /tmp /run /var/tmp /dev/shm; do
+		mkdir -p "$d" && mount -t tmpfs tmpfs "$d"
+	done
+	mkdir -p /run/netns
+	mount -t bpf bpf /sys/fs/bpf
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+}
+
+run_cmd()
+{
+	local dir
+
+	dir=$(cat "$vmtest_dir/cwd")
+	cd "$dir" || return 126
+	bash "$vmtest_dir/cmd" </dev/null
+}
+
+# reboot(2), not systemd: with -no-reboot qemu then exits. Exiting PID 1
+# would work too (panic=-1), but would look like a crash in the log.
+power_off()
+{
+	reboot -ff 2>/dev/null || busybox reboot -f
+	sleep 10
+}
+
+mount_fs
+ip link set lo up
+# Raw: no CR before each LF, no echo of what the host never sends.
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+exec 3>/dev/ttyS1
+echo "VMTEST-BOOTED" >&3
+run_cmd >&3 2>&3
+echo "VMTEST-EXIT: $?" >&3
+# Closing the tty waits until the output has left the serial port.
+exec 3>&-
+power_off

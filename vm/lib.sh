@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers shared by the vm/ scripts; source it, do not run it.
+#
+# Layout under $VM_BUILD (default build/vm, gitignored):
+#   src/            git copy of $KDIR; tag vm-base is the pristine tree
+#   obj/            the one object dir all variants share (see build-kernel.sh)
+#   bzImage-NAME    a built variant, with bzImage-NAME.key
+#   logs/           build logs, console logs
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VM_ROOT=$(cd "$VM_DIR/.." && pwd)
+VM_BUILD=${VM_BUILD:-$VM_ROOT/build/vm}
+KDIR=${KDIR:-$VM_ROOT/build/linux-source-6.12}
+VM_FRAGMENT=${VM_FRAGMENT:-$VM_ROOT/tools/testing/selftests/net/tc_skip_egress/config}
+VM_SUITE=${VM_SUITE:-$VM_ROOT/build/net/tc_skip_egress/tc_skip_egress}
+VM_ARCH=x86_64
+
+vm_log()
+{
+	echo "${0##*/}: $*" >&2
+}
+
+vm_die()
+{
+	vm_log "$@"
+	exit 1
+}
+
+# Seconds since the epoch, for the timings the scripts print.
+vm_now()
+{
+	date +%s
+}
+
+# Run the rest of the script holding an exclusive lock on the source tree:
+# variants share one working copy and one object dir.
+vm_lock()
+{
+	mkdir -p "$VM_BUILD"
+	exec 9>"$VM_BUILD/src.lock"
+	flock 9
+}
+
+# Patches for a variant, in the order they are applied.
+vm_variant_patches()
+{
+	case $1 in
+	stock)	;;
+	both)	echo "$VM_DIR/kernels/seed.patch" "$VM_DIR/kernels/iif.patch" ;;
+	*)	[ -f "$VM_DIR/kernels/$1.patch" ] || return 1
+		echo "$VM_DIR/kernels/$1.patch" ;;
+	esac
+}
+
+# The variant a mutant applies on top of, from its "# base: NAME" line.
+vm_mutant_base()
+{
+	sed -n '1s/^# base: *\([a-z]*\).*/\1/p' "$VM_DIR/mutants/$1.patch"
+}
+
+vm_mutants()
+{
+	local p
+
+	for p in "$VM_DIR"/mutants/*.patch; do
+		p=${p##*/}
+		echo "${p%.patch}"
+	done
+}
+
+# Make the git copy of $KDIR once. A copy, not hard links: the pristine
+# tree must survive whatever is done to the working copy.
+vm_src_init()
+{
+	local src=$VM_BUILD/src
+
+	[ -d "$src/.git" ] && return 0
+	[ -f "$KDIR/Makefile" ] || vm_die "no kernel tree at KDIR=$KDIR"
+	vm_log "making $src from $KDIR (once, about 90 s)"
+	rm -rf "$src.tmp"
+	cp -a "$KDIR" "$src.tmp" || return 1
+	# Debian's tree ignores its own top level, hence add -f.
+	git -C "$src.tmp" init -q &&
+	git -C "$src.tmp" config gc.auto 0 &&
+	git -C "$src.tmp" add -f -A . &&
+	git -C "$src.tmp" -c user.name=vm -c user.email=vm@localhost \
+		commit -q -m "pristine $(make -s -C "$KDIR" kernelversion)" &&
+	git -C "$src.tmp" tag vm-base &&
+	mv "$src.tmp" "$src"
+}
+
+# Hash of everything the config depends on.
+vm_config_key()
+{
+	cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" | sha256sum | cut -c1-16
+}
+
+# Check that every "CONFIG_X=y" line of the fragments made it to .config:
+# Kconfig silently drops an option whose dependencies are not met.
+vm_config_check()
+{
+	local obj=$1 line missing=0
+
+	while read -r line; do
+		case $line in CONFIG_*) ;; *) continue ;; esac
+		grep -qx "$line" "$obj/.config" && continue
+		vm_log "config: $line did not stick (dependency missing?)"
+		missing=1
+	done < <(cat "$VM_FRAGMENT" "$VM_DIR/kernel.config")
+	return $missing
+}
+
+# tinyconfig + the suite's fragment + what qemu needs, into $obj/.config.
+# Only redone when the fragments change, so a rebuild stays incremental.
+vm_config()
+{
+	local src=$1 obj=$2 key
+
+	key=$(vm_config_key)
+	[ -f "$obj/.config" ] && [ "$(cat "$obj/.vm-config-key" 2>/dev/null)" = "$key" ] &&
+		return 0
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" ARCH=$VM_ARCH tinyconfig >/dev/null &&
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+		"$VM_FRAGMENT" "$VM_DIR/kernel.config" >/dev/null &&
+	make -s -C "$src" O="$obj" ARCH=$VM_ARCH olddefconfig >/dev/null &&
+	vm_config_check "$obj" &&
+	echo "$key" > "$obj/.vm-config-key"
+}
+
+# Build $obj/arch/x86/boot/bzImage from $src; output goes to $log.
+# On failure print one line naming the first error.
+vm_make()
+{
+	local src=$1 obj=$2 log=$3 err
+
+	mkdir -p "${log%/*}"
+	if vm_config "$src" "$obj" >"$log" 2>&1 &&
+	   make -C "$src" O="$obj" ARCH=$VM_ARCH -j"$(nproc)" bzImage >>"$log" 2>&1; then
+		return 0
+	fi
+	err=$(grep -m1 -E 'error:|Error [0-9]|did not stick' "$log")
+	vm_log "build failed: ${err:-see log}; log: $log"
+	return 1
+}

@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel under qemu, with the host's / as a read-only 9p root, and
+# run one command inside (default: the suite binary).
+#
+#   vm/run-vm.sh [-C DIR] [-t SECONDS] [-l LOG] BZIMAGE [-- COMMAND...]
+#
+#   -C DIR      working directory of the command (default: the current one)
+#   -t SECONDS  host-side limit for boot + command (default: $VM_TIMEOUT, 900)
+#   -l LOG      kernel console log (default: build/vm/logs/console-IMAGE.log)
+#
+# A single COMMAND word is run as a shell script line ('ip netns add x; ...').
+# stdout gets the command's output (stdout and stderr) and nothing else; the
+# exit code is the command's, or:
+#   255  boot failed: the command never started (no boot, panic, hang)
+#   254  the VM died or timed out while the command ran
+# Kernel WARN/BUG/panic lines from the console are repeated on stderr.
+#
+# Accelerator: TCG (-cpu max) unless VM_ACCEL=kvm; nested KVM hangs here.
+
+set -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+readonly BOOT_FAILED=255 VM_DIED=254
+cwd=$PWD
+timeout=${VM_TIMEOUT:-900}
+console=
+
+usage()
+{
+	sed -n '/^#   vm/,/^# Acc/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+# Store the command where the guest's init finds it: under build/, since the
+# guest mounts a tmpfs over /tmp.
+write_cmd()
+{
+	local dir=$1
+
+	shift
+	echo "$cwd" > "$dir/cwd"
+	if [ $# -eq 0 ]; then
+		printf '%q\n' "$VM_SUITE"
+	elif [ $# -eq 1 ]; then
+		printf '%s\n' "$1"
+	else
+		printf '%q ' "$@"
+		echo
+	fi > "$dir/cmd"
+}
+
+accel_args()
+{
+	case ${VM_ACCEL:-tcg} in
+	kvm)	echo "-enable-kvm -cpu host" ;;
+	*)	echo "-accel tcg -cpu max" ;;
+	esac
+}
+
+# qemu in the background: ttyS0 = console log, ttyS1 = command output.
+start_qemu()
+{
+	local image=$1 dir=$2
+
+	# shellcheck disable=SC2046
+	timeout -k 5 "$timeout" qemu-system-x86_64 $(accel_args) \
+		-m "${VM_MEM:-1G}" -smp "${VM_SMP:-2}" \
+		-nodefaults -display none -no-reboot \
+		-kernel "$image" \
+		-append "console=ttyS0 panic=-1 root=root rootfstype=9p \
+rootflags=trans=virtio,version=9p2000.L,msize=1048576,cache=loose ro \
+init=$VM_DIR/init.sh vmtest_dir=$dir" \
+		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
+		-device virtio-9p-pci,fsdev=root,mount_tag=root \
+		-serial "file:$console" -serial "file:$dir/out" \
+		</dev/null >"$dir/qemu.log" 2>&1 &
+}
+
+# Repeat what the kernel complained about: WARN, BUG, oops, panic.
+report_console()
+{
+	grep -E 'WARNING:|BUG:|Oops|Kernel panic|general protection|RIP:' "$console" |
+		head -20 | sed 's/^/vm: console: /' >&2
+}
+
+# Exit code for the caller, from the markers init.sh wrote.
+verdict()
+{
+	local out=$1 qemu_rc=$2 rc
+
+	rc=$(sed -n 's/^VMTEST-EXIT: \([0-9]*\)$/\1/p' "$out")
+	[ -n "$rc" ] && return "$rc"
+	if ! grep -qx VMTEST-BOOTED "$out"; then
+		echo "vm: boot failed (qemu exit $qemu_rc), console: $console" >&2
+		tail -n 5 "$console" | sed 's/^/vm: console: /' >&2
+		return $BOOT_FAILED
+	fi
+	[ "$qemu_rc" = 124 ] && echo "vm: timed out after $timeout s" >&2 ||
+		echo "vm: the kernel died under the command, console: $console" >&2
+	return $VM_DIED
+}
+
+main()
+{
+	local image dir pid qemu_rc
+
+	while getopts C:t:l:h opt; do
+		case $opt in
+		C)	cwd=$(cd "$OPTARG" && pwd) || exit 2 ;;
+		t)	timeout=$OPTARG ;;
+		l)	console=$OPTARG ;;
+		*)	usage ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	image=$1
+	[ -f "$image" ] || usage
+	shift
+	[ "$1" = -- ] && shift
+	image=$(realpath "$image")
+	console=${console:-$VM_BUILD/logs/console-${image##*/}.log}
+	mkdir -p "$VM_BUILD/tmp" "${console%/*}"
+	dir=$(mktemp -d "$VM_BUILD/tmp/run.XXXXXX") || exit 2
+	trap 'rm -rf "$dir"' EXIT
+	write_cmd "$dir" "$@"
+	: > "$dir/out"
+
+	start_qemu "$image" "$dir"
+	pid=$!
+	# Stream the output while the VM runs, minus the markers.
+	tail -n +1 -s 0.2 -f --pid=$pid "$dir/out" |
+		sed -u '/^VMTEST-BOOTED$/d; /^VMTEST-EXIT: [0-9]*$/d'
+	wait $pid
+	qemu_rc=$?
+	report_console
+	verdict "$dir/out" $qemu_rc
+}
+
+main "$@"
