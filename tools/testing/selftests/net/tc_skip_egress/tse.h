@@ -14,27 +14,9 @@
 
 #include <stdbool.h>
 
-/*
- * Every scenario, once, as X(name, families). Both front ends expand this
- * list, so a test has the same name everywhere: egress_mirred.ipv4 in TAP,
- * tc_redirect_ifb/egress_mirred_ipv4 in test_progs. What each scenario does
- * is in scenarios.c.
- */
-#define TSE_SCENARIOS(X)			\
-	X(egress_mirred, both)			\
-	X(egress_bpf_redirect, both)		\
-	X(egress_tcx_redirect, both)		\
-	X(ingress_mirred, both)			\
-	X(ingress_bpf_redirect, both)		\
-	X(egress_unrelated, both)		\
-	X(peer_ingress_once, both)		\
-	X(root_qdisc_mirred_with_clsact, both)	\
-	X(egress_100_filters, ipv4)
-
+/* IP versions a scenario runs for. The scenarios are listed in scenarios.c. */
 #define TSE_V4			1
 #define TSE_V6			2
-#define TSE_FAMILIES_ipv4	TSE_V4
-#define TSE_FAMILIES_both	(TSE_V4 | TSE_V6)
 
 enum tse_status {
 	TSE_PASS,
