@@ -78,7 +78,7 @@ main()
 		vm_die "$name: build failed"
 	cp "$VM_BUILD/obj/arch/x86/boot/bzImage" "$image" &&
 	image_key "${list[@]}" > "$image.key" || vm_die "$name: cannot store image"
-	vm_log "$name: built in $(($(vm_now) - start)) s"
+	vm_log "$name: built in $(vm_since "$start") s"
 	echo "$image"
 }
 

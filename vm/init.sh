@@ -49,9 +49,10 @@ ip link set lo up
 # Raw: no CR before each LF, no echo of what the host never sends.
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
 exec 3>/dev/ttyS1
-echo "VMTEST-BOOTED" >&3
+# Markers carry the guest's uptime, for the host's timings.
+echo "VMTEST-BOOTED $(cut -d' ' -f1 /proc/uptime)" >&3
 run_cmd >&3 2>&3
-echo "VMTEST-EXIT: $?" >&3
+echo "VMTEST-EXIT $? $(cut -d' ' -f1 /proc/uptime)" >&3
 # Closing the tty waits until the output has left the serial port.
 exec 3>&-
 power_off

@@ -27,10 +27,15 @@ vm_die()
 	exit 1
 }
 
-# Seconds since the epoch, for the timings the scripts print.
+# Timings the scripts print: vm_now, then vm_since START (seconds, 0.1 s).
 vm_now()
 {
-	date +%s
+	echo "$EPOCHREALTIME"
+}
+
+vm_since()
+{
+	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }'
 }
 
 # Run the rest of the script holding an exclusive lock on the source tree:

@@ -85,14 +85,20 @@ report_console()
 		head -20 | sed 's/^/vm: console: /' >&2
 }
 
-# Exit code for the caller, from the markers init.sh wrote.
+# Exit code for the caller, from the markers init.sh wrote:
+# "VMTEST-BOOTED UPTIME" and "VMTEST-EXIT RC UPTIME".
 verdict()
 {
-	local out=$1 qemu_rc=$2 rc
+	local out=$1 qemu_rc=$2 t0=$3 boot rc end
 
-	rc=$(sed -n 's/^VMTEST-EXIT: \([0-9]*\)$/\1/p' "$out")
-	[ -n "$rc" ] && return "$rc"
-	if ! grep -qx VMTEST-BOOTED "$out"; then
+	read -r _ boot < <(grep -m1 '^VMTEST-BOOTED ' "$out")
+	read -r _ rc end < <(grep -m1 '^VMTEST-EXIT ' "$out")
+	if [ -n "$rc" ]; then
+		echo "vm: boot $boot s, command $(awk "BEGIN { print $end - $boot }") s," \
+			"all $(vm_since "$t0") s" >&2
+		return "$rc"
+	fi
+	if [ -z "$boot" ]; then
 		echo "vm: boot failed (qemu exit $qemu_rc), console: $console" >&2
 		tail -n 5 "$console" | sed 's/^/vm: console: /' >&2
 		return $BOOT_FAILED
@@ -104,7 +110,7 @@ verdict()
 
 main()
 {
-	local image dir pid qemu_rc
+	local image dir pid qemu_rc t0
 
 	while getopts C:t:l:h opt; do
 		case $opt in
@@ -127,15 +133,16 @@ main()
 	write_cmd "$dir" "$@"
 	: > "$dir/out"
 
+	t0=$(vm_now)
 	start_qemu "$image" "$dir"
 	pid=$!
 	# Stream the output while the VM runs, minus the markers.
 	tail -n +1 -s 0.2 -f --pid=$pid "$dir/out" |
-		sed -u '/^VMTEST-BOOTED$/d; /^VMTEST-EXIT: [0-9]*$/d'
+		sed -u '/^VMTEST-BOOTED /d; /^VMTEST-EXIT /d'
 	wait $pid
 	qemu_rc=$?
 	report_console
-	verdict "$dir/out" $qemu_rc
+	verdict "$dir/out" $qemu_rc "$t0"
 }
 
 main "$@"

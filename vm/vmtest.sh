@@ -1,0 +1,246 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the suite on each kernel variant in a VM and print the verdict matrix.
+#
+#   vm/vmtest.sh [--mutants] [--standin] [-t TEST]... [--save FILE] [KERNEL...]
+#   vm/vmtest.sh --kernel PATH [-t TEST]...     (or KERNEL=PATH)
+#
+# KERNEL... are variants (default: stock seed iif both) or mutant names.
+# --mutants    adds every vm/mutants/*.patch; a mutant "survives" when its
+#              column equals its base variant's: the suite missed it.
+# --standin    runs vm/standin-suite.sh instead of the suite.
+# -t TEST      runs only TEST (egress_mirred.ipv4); repeatable.
+# --save FILE  writes the matrix to FILE (to fill vm/expected-matrix.txt).
+# --kernel     boots one image, prints the suite's TAP, exits with its code.
+#
+# Matrix: rows are tests, columns kernels, cells pass, skip or fail:WORD
+# (WORD from the test's "# diagnosis:" line; build, boot, crash or timeout
+# when the kernel never got to report). Cells are compared with
+# vm/expected-matrix.txt ("*" there matches anything); any difference, or a
+# surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/.
+
+set -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
+RESULTS=$VM_BUILD/results
+suite_cmd=(scripts/run-suite.sh)
+suite_args=()
+kernels=()
+kernel_image=
+save=
+mutants=0
+
+usage()
+{
+	sed -n '/^#   vm/,/^# KERNEL/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+parse_args()
+{
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--mutants)	mutants=1 ;;
+		--standin)	suite_cmd=(vm/standin-suite.sh) ;;
+		-t)		suite_args+=(-t "$2"); shift ;;
+		--save)		save=$2; shift ;;
+		--kernel)	kernel_image=$2; shift ;;
+		KERNEL=*)	kernel_image=${1#KERNEL=} ;;
+		-h|--help)	usage ;;
+		-*)		usage ;;
+		*)		kernels+=("$1") ;;
+		esac
+		shift
+	done
+	[ ${#kernels[@]} -gt 0 ] || kernels=(stock seed iif both)
+	[ $mutants = 1 ] && mapfile -t -O ${#kernels[@]} kernels < <(vm_mutants)
+	return 0
+}
+
+is_mutant()
+{
+	[ -f "$VM_DIR/mutants/$1.patch" ]
+}
+
+# build-kernel.sh arguments for a column name.
+build_args()
+{
+	if is_mutant "$1"; then
+		echo "$(vm_mutant_base "$1") $1"
+	else
+		echo "$1"
+	fi
+}
+
+# Boot IMAGE, run the suite; TAP on stdout, run-vm.sh's exit code.
+run_suite()
+{
+	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" "$@" -- "${suite_cmd[@]}" "${suite_args[@]}"
+}
+
+# What a kernel's missing cells say, from how its run ended.
+fill_for()
+{
+	case $1 in
+	build)	echo fail:build ;;
+	255)	echo fail:boot ;;
+	254)	echo fail:crash ;;
+	253)	echo fail:timeout ;;
+	*)	echo missing ;;
+	esac
+}
+
+# Build, boot and run one column; leaves NAME.tap, NAME.cells, NAME.fill.
+run_column()
+{
+	local name=$1 image start build_s rc
+
+	start=$(vm_now)
+	# shellcheck disable=SC2046
+	if ! image=$("$VM_DIR/build-kernel.sh" $(build_args "$name")); then
+		: > "$RESULTS/$name.cells"
+		fill_for build > "$RESULTS/$name.fill"
+		return
+	fi
+	build_s=$(vm_since "$start")
+	run_suite -l "$VM_BUILD/logs/console-$name.log" "$image" \
+		> "$RESULTS/$name.tap" 2> "$RESULTS/$name.err"
+	rc=$?
+	awk -f "$VM_DIR/tap2cells.awk" "$RESULTS/$name.tap" > "$RESULTS/$name.cells"
+	fill_for $rc > "$RESULTS/$name.fill"
+	vm_log "$name: build ${build_s} s;" \
+		"$(sed -n 's/^vm: //p' "$RESULTS/$name.err" | paste -sd ';')"
+}
+
+# The matrix, from the NAME.cells files of the columns given.
+matrix()
+{
+	local name
+
+	for name in "$@"; do
+		sed "s/^/$name /" "$RESULTS/$name.cells"
+	done | awk -v cols="$*" -v fills="$(cd "$RESULTS" && cat "${@/%/.fill}" | paste -sd ' ')" '
+		BEGIN { n = split(cols, col, " "); split(fills, fill, " ") }
+		!(($2) in seen) { seen[$2] = 1; order[++rows] = $2 }
+		{ cell[$1, $2] = $3 }
+		END {
+			w[0] = 4
+			for (r = 1; r <= rows; r++)
+				if (length(order[r]) > w[0]) w[0] = length(order[r])
+			for (c = 1; c <= n; c++) {
+				w[c] = length(col[c])
+				for (r = 1; r <= rows; r++) {
+					if (!((col[c], order[r]) in cell))
+						cell[col[c], order[r]] = fill[c]
+					if (length(cell[col[c], order[r]]) > w[c])
+						w[c] = length(cell[col[c], order[r]])
+				}
+			}
+			line = sprintf("%-" w[0] "s", "test")
+			for (c = 1; c <= n; c++) line = line sprintf("  %-" w[c] "s", col[c])
+			print line
+			for (r = 1; r <= rows; r++) {
+				line = sprintf("%-" w[0] "s", order[r])
+				for (c = 1; c <= n; c++)
+					line = line sprintf("  %-" w[c] "s", cell[col[c], order[r]])
+				print line
+			}
+		}' | sed 's/ *$//'
+}
+
+# Differences between the expected matrix and ours, one line each.
+# Only columns both have are compared; "*" expects anything.
+compare()
+{
+	awk '
+		/^[ \t]*(#|$)/ { next }
+		!(FILENAME in head) {
+			head[FILENAME] = NF
+			for (i = 2; i <= NF; i++)
+				col[FILENAME, i] = $i
+			next
+		}
+		FILENAME == ARGV[1] {
+			erow[$1] = 1
+			for (i = 2; i <= NF; i++)
+				want[$1, col[FILENAME, i]] = $i
+			next
+		}
+		{
+			grow[$1] = 1
+			for (i = 2; i <= NF; i++) {
+				got[$1, col[FILENAME, i]] = $i
+				ran[col[FILENAME, i]] = 1
+			}
+		}
+		END {
+			for (i = 2; i <= head[ARGV[1]]; i++)
+				ecol[col[ARGV[1], i]] = 1
+			for (k in ran) {
+				if (!(k in ecol)) {
+					print "note: " k " has no expected column: not compared"
+					continue
+				}
+				for (r in erow) {
+					g = ((r, k) in got) ? got[r, k] : "no such row"
+					if (want[r, k] != "*" && want[r, k] != g)
+						print "DIFF " r " / " k ": expected " want[r, k] ", got " g
+				}
+				for (r in grow)
+					if (!(r in erow))
+						print "DIFF " r " / " k ": not expected, got " got[r, k]
+			}
+		}' "$EXPECTED" "$1" | sort
+}
+
+# A mutant the suite does not tell from its base variant survived.
+mutant_report()
+{
+	local m base
+
+	for m in "$@"; do
+		is_mutant "$m" || continue
+		base=$(vm_mutant_base "$m")
+		if [ -f "$RESULTS/$base.cells" ] &&
+		   cmp -s "$RESULTS/$m.cells" "$RESULTS/$base.cells"; then
+			echo "SURVIVED mutant $m: same verdicts as $base"
+		else
+			echo "killed mutant $m (base $base):" \
+				"$(join -a 1 -e missing -o 0,1.2,2.2 <(sort "$RESULTS/$base.cells") \
+					<(sort "$RESULTS/$m.cells") |
+				   awk '$2 != $3 { printf "%s%s %s", s, $1, $3; s = ", " }')"
+		fi
+	done
+}
+
+main()
+{
+	local start name diffs
+
+	parse_args "$@"
+	if [ -n "$kernel_image" ]; then
+		run_suite "$kernel_image"
+		exit
+	fi
+	start=$(vm_now)
+	mkdir -p "$RESULTS"
+	# A mutant needs its base variant's column to be judged against.
+	for name in "${kernels[@]}"; do
+		is_mutant "$name" && [[ " ${kernels[*]} " != *" $(vm_mutant_base "$name") "* ]] &&
+			kernels=("$(vm_mutant_base "$name")" "${kernels[@]}")
+	done
+	for name in "${kernels[@]}"; do
+		run_column "$name"
+	done
+	matrix "${kernels[@]}" > "$RESULTS/matrix.txt"
+	cat "$RESULTS/matrix.txt"
+	[ -n "$save" ] && cp "$RESULTS/matrix.txt" "$save"
+	diffs=$({ compare "$RESULTS/matrix.txt"; mutant_report "${kernels[@]}"; })
+	[ -n "$diffs" ] && echo "$diffs"
+	vm_log "${#kernels[@]} kernels in $(vm_since "$start") s"
+	! grep -qE '^(DIFF|SURVIVED)' <<< "$diffs"
+}
+
+main "$@"
