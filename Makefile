@@ -50,7 +50,7 @@ suite: overlay
 run_tests: suite
 	@scripts/run-suite.sh $(foreach t,$(T),-t $(t))
 
-check: suite
+check: suite test_progs
 	@tests/run.sh
 
 stress: suite

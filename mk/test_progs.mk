@@ -39,7 +39,6 @@ test_progs: suite
 	+@$(MAKE) --no-print-directory $(TP_BIN)
 
 check-test_progs: test_progs
-	@scripts/require-root.sh
 	@mk/test_progs-check.sh
 
 $(TP_OUT)/prog_tests/tests.h: mk/test_progs.mk

@@ -88,6 +88,15 @@ t_cleans_up() {
 		fail "left behind: $left"
 }
 
+t_test_progs_agrees() {
+	if "$TOP/mk/test_progs-check.sh" >"$OUT/tp" 2>&1; then
+		pass "test_progs front end gives the kselftest verdicts"
+	else
+		fail "test_progs and kselftest verdicts differ"
+		sed 's/^/# /' "$OUT/tp" | tail -20
+	fi
+}
+
 main() {
 	t_builds
 	[ -x "$SUITE" ] || { summary; exit 1; }
@@ -100,14 +109,7 @@ main() {
 	t_skips_say_why
 	t_bounded
 	t_cleans_up
-	for extra in "$TOP"/tests/check-*.sh; do
-		[ -x "$extra" ] || continue
-		if "$extra"; then
-			pass "$(basename "$extra")"
-		else
-			fail "$(basename "$extra")"
-		fi
-	done
+	t_test_progs_agrees
 	summary
 }
 

@@ -75,17 +75,24 @@ static __always_inline bool parse_test_packet(struct __sk_buff *skb,
 	return false;
 }
 
-/* Count one run of @hook; returns how often it saw this packet before. */
+/*
+ * Count one run of @hook; returns the count so far for this packet. The
+ * add's own return value is not used: without alu32 atomics (-mcpu=v2),
+ * only a plain atomic add is available.
+ */
 static __always_inline __u32 count(struct __sk_buff *skb, enum tse_hook hook,
 				   struct tse_packet *pkt)
 {
+	__u32 *n;
+
 	if (!parse_test_packet(skb, pkt)) {
 		__sync_fetch_and_add(&counters.other[hook], 1);
 		pkt->flow = TSE_FLOWS;
 		return 0;
 	}
-	return __sync_fetch_and_add(&counters.seen[hook][pkt->flow & 1]
-						  [pkt->seq & (TSE_MAX_PKTS - 1)], 1);
+	n = &counters.seen[hook][pkt->flow & 1][pkt->seq & (TSE_MAX_PKTS - 1)];
+	__sync_fetch_and_add(n, 1);
+	return *n;
 }
 
 /* Counters return "unspec" so that classification goes on to the next filter. */
@@ -148,9 +155,9 @@ SEC("tc")
 int tse_ifb_gate(struct __sk_buff *skb)
 {
 	struct tse_packet pkt;
-	__u32 before = count(skb, TSE_HOOK_IFB, &pkt);
+	__u32 entries = count(skb, TSE_HOOK_IFB, &pkt);
 
-	if (pkt.flow >= TSE_FLOWS || before < cfg.loop_limit)
+	if (pkt.flow >= TSE_FLOWS || entries <= cfg.loop_limit)
 		return TC_ACT_UNSPEC;
 	__sync_fetch_and_add(&counters.looped[pkt.flow & 1]
 					     [pkt.seq & (TSE_MAX_PKTS - 1)], 1);
