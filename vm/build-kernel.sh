@@ -82,4 +82,4 @@ main()
 	echo "$image"
 }
 
-main "$@"
+main "$@"; exit

@@ -14,7 +14,8 @@
 # stdout gets the command's output (stdout and stderr) and nothing else; the
 # exit code is the command's, or:
 #   255  boot failed: the command never started (no boot, panic, hang)
-#   254  the VM died or timed out while the command ran
+#   254  the kernel died while the command ran
+#   253  the command did not finish in time
 # Kernel WARN/BUG/panic lines from the console are repeated on stderr.
 #
 # Accelerator: TCG (-cpu max) unless VM_ACCEL=kvm; nested KVM hangs here.
@@ -22,7 +23,7 @@
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-readonly BOOT_FAILED=255 VM_DIED=254
+readonly BOOT_FAILED=255 VM_DIED=254 TIMED_OUT=253
 cwd=$PWD
 timeout=${VM_TIMEOUT:-900}
 console=
@@ -103,8 +104,11 @@ verdict()
 		tail -n 5 "$console" | sed 's/^/vm: console: /' >&2
 		return $BOOT_FAILED
 	fi
-	[ "$qemu_rc" = 124 ] && echo "vm: timed out after $timeout s" >&2 ||
-		echo "vm: the kernel died under the command, console: $console" >&2
+	if [ "$qemu_rc" = 124 ]; then
+		echo "vm: timed out after $timeout s, console: $console" >&2
+		return $TIMED_OUT
+	fi
+	echo "vm: the kernel died under the command, console: $console" >&2
 	return $VM_DIED
 }
 
@@ -145,4 +149,4 @@ main()
 	verdict "$dir/out" $qemu_rc "$t0"
 }
 
-main "$@"
+main "$@"; exit
