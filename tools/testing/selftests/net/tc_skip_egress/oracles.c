@@ -212,6 +212,16 @@ const struct tse_meaning tse_not_delivered = {
 	"not-delivered", "packets were lost on the way to the receiver"
 };
 
+/* A failed check's diagnosis depends on whether it saw too much or too little. */
+static void set_meaning(struct tse_check *c, const struct tse_meaning *more,
+			const struct tse_meaning *less)
+{
+	const struct tse_meaning *m = c->got > c->want ? more : less;
+
+	c->word = m->word;
+	c->meaning = m->meaning;
+}
+
 /* Every packet of @flow must have been counted @want times in @row. */
 void tse_expect_each(struct tse_test *t, const char *what,
 		     const unsigned int *row, enum tse_flow flow,
@@ -232,9 +242,7 @@ void tse_expect_each(struct tse_test *t, const char *what,
 		if (!c->bad++)
 			c->got = row[seq];
 	}
-	c->word = c->got > c->want ? more->word : less->word;
-	c->meaning = c->got > c->want ? more->meaning : less->meaning;
-	(void)flow;
+	set_meaning(c, more, less);
 	record(t, c);
 }
 
@@ -248,8 +256,7 @@ void tse_expect(struct tse_test *t, const char *what, long long got,
 		return;
 	c->got = got;
 	c->want = want;
-	c->word = got > want ? more->word : less->word;
-	c->meaning = got > want ? more->meaning : less->meaning;
+	set_meaning(c, more, less);
 	record(t, c);
 }
 

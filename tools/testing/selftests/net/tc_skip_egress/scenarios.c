@@ -46,54 +46,85 @@ static void judge_delivery(struct tse_test *t)
 	tse_expect_peer_rx(t, 1);
 }
 
-/* 1. A counter first on va's clsact egress, then u32 + mirred to ifb. */
-static int setup_egress_mirred(struct tse_test *t)
+/*
+ * The hook under test is va's egress in the sender's namespace, or vb's
+ * ingress in the receiver's: the side the scenario puts its ifb on.
+ */
+static bool at_egress(struct tse_test *t)
 {
-	return count_at(t, TSE_SENDER, true, t->skel->progs.tse_count_head, 1) ?:
-	       tse_mirred_filter(t, TSE_SENDER, "egress", 2, TSE_PORT);
+	return t->ifb_side == TSE_SENDER;
 }
 
-static void judge_egress_mirred(struct tse_test *t)
+static int count_head(struct tse_test *t)
+{
+	return count_at(t, t->ifb_side, at_egress(t),
+			t->skel->progs.tse_count_head, 1);
+}
+
+/* 1, 4. A counter first on the clsact hook, then u32 + mirred to ifb. */
+static int setup_mirred(struct tse_test *t)
+{
+	return count_head(t) ?:
+	       tse_mirred_filter(t, t->ifb_side,
+				 at_egress(t) ? "egress" : "ingress", 2,
+				 TSE_PORT);
+}
+
+/* The hook ran @hook's program once per packet; clsact counted it once. */
+static void judge_classified_once(struct tse_test *t, enum tse_hook hook,
+				  const char *what)
 {
 	judge_redirect_outcome(t);
-	tse_expect_hook(t, "egress classifier runs per packet (BPF)",
-			TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED, 1);
-	tse_expect_clsact(t, TSE_SENDER, TSE_HOOK_HEAD, 1, 1);
+	tse_expect_hook(t, what, hook, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_clsact(t, t->ifb_side, hook, 1, 1);
 	judge_delivery(t);
+}
+
+static void judge_mirred(struct tse_test *t)
+{
+	judge_classified_once(t, TSE_HOOK_HEAD, at_egress(t) ?
+			      "egress classifier runs per packet (BPF)" :
+			      "ingress classifier runs per packet (BPF)");
 }
 
 static const struct tse_scenario egress_mirred = {
 	.side = TSE_SENDER,
-	.setup = setup_egress_mirred,
-	.judge = judge_egress_mirred,
+	.setup = setup_mirred,
+	.judge = judge_mirred,
 };
 
-/* 2. Direct-action cls_bpf on va egress: bpf_redirect() to ifb. */
-static int setup_egress_bpf_redirect(struct tse_test *t)
+/* Control: ingress has skipped re-injected packets since ifb exists. */
+static const struct tse_scenario ingress_mirred = {
+	.side = TSE_RECEIVER,
+	.setup = setup_mirred,
+	.judge = judge_mirred,
+};
+
+/* 2, 5. Direct-action cls_bpf on the hook: bpf_redirect() to ifb. */
+static int setup_bpf_redirect(struct tse_test *t)
 {
-	return count_at(t, TSE_SENDER, true, t->skel->progs.tse_redirect_ifb, 1);
+	return count_at(t, t->ifb_side, at_egress(t),
+			t->skel->progs.tse_redirect_ifb, 1);
 }
 
-static void judge_bpf_redirect(struct tse_test *t, enum tse_side side)
+static void judge_bpf_redirect(struct tse_test *t)
 {
-	judge_redirect_outcome(t);
-	tse_expect_hook(t, side == TSE_SENDER ?
-			"egress bpf_redirect program runs per packet" :
-			"ingress bpf_redirect program runs per packet",
-			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
-	tse_expect_clsact(t, side, TSE_HOOK_REDIRECT, 1, 1);
-	judge_delivery(t);
-}
-
-static void judge_egress_bpf_redirect(struct tse_test *t)
-{
-	judge_bpf_redirect(t, TSE_SENDER);
+	judge_classified_once(t, TSE_HOOK_REDIRECT, at_egress(t) ?
+			      "egress bpf_redirect program runs per packet" :
+			      "ingress bpf_redirect program runs per packet");
 }
 
 static const struct tse_scenario egress_bpf_redirect = {
 	.side = TSE_SENDER,
-	.setup = setup_egress_bpf_redirect,
-	.judge = judge_egress_bpf_redirect,
+	.setup = setup_bpf_redirect,
+	.judge = judge_bpf_redirect,
+};
+
+/* Control: on ingress, the kernel set skb_iif when the packet arrived. */
+static const struct tse_scenario ingress_bpf_redirect = {
+	.side = TSE_RECEIVER,
+	.setup = setup_bpf_redirect,
+	.judge = judge_bpf_redirect,
 };
 
 /* 3. The same program through a tcx link: no clsact qdisc, no tc counters. */
@@ -116,45 +147,6 @@ static const struct tse_scenario egress_tcx_redirect = {
 	.judge = judge_egress_tcx_redirect,
 };
 
-/* 4. Control: ingress has skipped re-injected packets since ifb exists. */
-static int setup_ingress_mirred(struct tse_test *t)
-{
-	return count_at(t, TSE_RECEIVER, false, t->skel->progs.tse_count_head, 1) ?:
-	       tse_mirred_filter(t, TSE_RECEIVER, "ingress", 2, TSE_PORT);
-}
-
-static void judge_ingress_mirred(struct tse_test *t)
-{
-	judge_redirect_outcome(t);
-	tse_expect_hook(t, "ingress classifier runs per packet (BPF)",
-			TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED, 1);
-	tse_expect_clsact(t, TSE_RECEIVER, TSE_HOOK_HEAD, 1, 1);
-	judge_delivery(t);
-}
-
-static const struct tse_scenario ingress_mirred = {
-	.side = TSE_RECEIVER,
-	.setup = setup_ingress_mirred,
-	.judge = judge_ingress_mirred,
-};
-
-/* 5. Control: bpf_redirect() from ingress; skb_iif is set on receive. */
-static int setup_ingress_bpf_redirect(struct tse_test *t)
-{
-	return count_at(t, TSE_RECEIVER, false, t->skel->progs.tse_redirect_ifb, 1);
-}
-
-static void judge_ingress_bpf_redirect(struct tse_test *t)
-{
-	judge_bpf_redirect(t, TSE_RECEIVER);
-}
-
-static const struct tse_scenario ingress_bpf_redirect = {
-	.side = TSE_RECEIVER,
-	.setup = setup_ingress_bpf_redirect,
-	.judge = judge_ingress_bpf_redirect,
-};
-
 /*
  * 6. A second flow shares va with the redirected one, and the mirred
  * filter leaves it alone: whatever the kernel does for re-injected packets
@@ -174,7 +166,7 @@ static void judge_egress_unrelated(struct tse_test *t)
 static const struct tse_scenario egress_unrelated = {
 	.side = TSE_SENDER,
 	.unrelated = true,
-	.setup = setup_egress_mirred,
+	.setup = setup_mirred,
 	.judge = judge_egress_unrelated,
 };
 
@@ -185,7 +177,7 @@ static const struct tse_scenario egress_unrelated = {
  */
 static int setup_peer_ingress_once(struct tse_test *t)
 {
-	return setup_egress_mirred(t) ?:
+	return setup_mirred(t) ?:
 	       count_at(t, TSE_RECEIVER, false, t->skel->progs.tse_count_peer, 1);
 }
 
@@ -214,7 +206,7 @@ static int setup_root_qdisc_mirred(struct tse_test *t)
 {
 	return tse_cmd(t, TSE_SENDER, "tc qdisc add dev va root handle 1: htb") ?:
 	       tse_mirred_filter(t, TSE_SENDER, "parent 1:", 1, TSE_PORT) ?:
-	       count_at(t, TSE_SENDER, true, t->skel->progs.tse_count_head, 1);
+	       count_head(t);
 }
 
 static void judge_root_qdisc_mirred(struct tse_test *t)
@@ -239,7 +231,7 @@ static const char no_match_filters[] =
 
 static int setup_egress_100_filters(struct tse_test *t)
 {
-	return count_at(t, TSE_SENDER, true, t->skel->progs.tse_count_head, 1) ?:
+	return count_head(t) ?:
 	       tse_cmd(t, TSE_SENDER, "%s", no_match_filters) ?:
 	       count_at(t, TSE_SENDER, true, t->skel->progs.tse_count_tail, 99) ?:
 	       tse_mirred_filter(t, TSE_SENDER, "egress", 100, TSE_PORT);

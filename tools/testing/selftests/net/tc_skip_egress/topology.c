@@ -52,13 +52,19 @@ const char *tse_addr(struct tse_test *t, enum tse_side side)
 	return t->family == TSE_V6 ? addr6[side] : addr4[side];
 }
 
-static int vset(char *buf, int len, const char *fmt, va_list ap)
+/* A test that cannot run says why: SKIP for a missing feature, else FAIL. */
+static int set_reason(struct tse_test *t, enum tse_status status,
+		      const char *fmt, va_list ap)
 {
-	int n = vsnprintf(buf, len, fmt, ap);
+	char *buf = t->res->reason;
+	int len = sizeof(t->res->reason);
 
-	if (n >= len)
+	if (vsnprintf(buf, len, fmt, ap) >= len)
 		buf[len - 1] = '\0';
-	return n;
+	t->res->status = status;
+	if (status == TSE_FAIL)
+		t->res->diagnosis = "setup";
+	return -1;
 }
 
 int tse_skip(struct tse_test *t, const char *fmt, ...)
@@ -66,9 +72,8 @@ int tse_skip(struct tse_test *t, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset(t->res->reason, sizeof(t->res->reason), fmt, ap);
+	set_reason(t, TSE_SKIP, fmt, ap);
 	va_end(ap);
-	t->res->status = TSE_SKIP;
 	return -1;
 }
 
@@ -77,10 +82,8 @@ int tse_setup_error(struct tse_test *t, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset(t->res->reason, sizeof(t->res->reason), fmt, ap);
+	set_reason(t, TSE_FAIL, fmt, ap);
 	va_end(ap);
-	t->res->status = TSE_FAIL;
-	t->res->diagnosis = "setup";
 	return -1;
 }
 
@@ -156,8 +159,10 @@ int tse_cmd(struct tse_test *t, enum tse_side side, const char *fmt, ...)
 	pid_t pid;
 
 	va_start(ap, fmt);
-	vset(cmd, sizeof(cmd), fmt, ap);
+	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(cmd))
+		return tse_setup_error(t, "command too long: %.64s", cmd);
 	if (pipe2(pipefd, O_CLOEXEC))
 		return tse_setup_error(t, "pipe: %s", strerror(errno));
 	pid = fork();
