@@ -76,8 +76,10 @@ main()
 	switch_tree "${list[@]}" || vm_die "$name: patches do not apply"
 	vm_make "$VM_BUILD/src" "$VM_BUILD/obj" "$VM_BUILD/logs/build-$name.log" ||
 		vm_die "$name: build failed"
-	cp "$VM_BUILD/obj/arch/x86/boot/bzImage" "$image" &&
-	image_key "${list[@]}" > "$image.key" || vm_die "$name: cannot store image"
+	if ! cp "$VM_BUILD/obj/arch/x86/boot/bzImage" "$image" ||
+	   ! image_key "${list[@]}" > "$image.key"; then
+		vm_die "$name: cannot store image"
+	fi
 	vm_log "$name: built in $(vm_since "$start") s"
 	echo "$image"
 }

@@ -1,10 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # PID 1 of the test VM (run-vm.sh boots the kernel with init= pointing here).
 # The root file system is the host's / over 9p, read-only: give the tools
 # the writable and kernel file systems they expect, run the command that
 # run-vm.sh left in $vmtest_dir/cmd, report its exit code, reboot.
+# vmtest_dir comes from the kernel command line, as an environment variable.
 #
 # Command output goes to ttyS1 and the kernel console to ttyS0, so the
 # host gets the command's output without console noise. The markers let
@@ -29,10 +30,7 @@ mount_fs()
 
 run_cmd()
 {
-	local dir
-
-	dir=$(cat "$vmtest_dir/cwd")
-	cd "$dir" || return 126
+	cd "$(cat "${vmtest_dir:?}/cwd")" || return 126
 	bash "$vmtest_dir/cmd" </dev/null
 }
 

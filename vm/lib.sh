@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers shared by the vm/ scripts; source it, do not run it.
+# The scripts end in 'main "$@"; exit': bash reads a script as it runs, and
+# the exit keeps it from reading on into a file edited meanwhile.
 #
 # Layout under $VM_BUILD (default build/vm, gitignored):
 #   src/            git copy of $KDIR; tag vm-base is the pristine tree

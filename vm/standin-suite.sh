@@ -47,8 +47,8 @@ setup()
 	ip -n a neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 dev va nud permanent &&
 	ip -n b neigh add 192.0.2.1 lladdr 02:00:00:00:00:01 dev vb nud permanent &&
 	for l in "a va" "a ifb0" "a lo" "b vb" "b lo"; do
-		set -- $l
-		ip -n "$1" link set "$2" up || return 1
+		read -r ns dev <<< "$l"
+		ip -n "$ns" link set "$dev" up || return 1
 	done
 }
 
@@ -78,8 +78,9 @@ vb_rx()
 # test_ping NAME
 test_ping()
 {
-	local before=$(vb_rx)
+	local before
 
+	before=$(vb_rx)
 	send3
 	sleep 0.2
 	if [ $(($(vb_rx) - before)) -eq 3 ]; then
@@ -95,12 +96,12 @@ test_mirred_counted_once()
 {
 	local sent
 
-	tc -n a qdisc add dev va clsact &&
-	tc -n a filter add dev va egress protocol ip u32 match u32 0 0 \
-		action mirred egress redirect dev ifb0 || {
+	if ! tc -n a qdisc add dev va clsact ||
+	   ! tc -n a filter add dev va egress protocol ip u32 match u32 0 0 \
+		action mirred egress redirect dev ifb0; then
 		tap egress_mirred.ipv4.counted_once skip "tc setup failed"
 		return
-	}
+	fi
 	send3
 	sleep 0.2
 	sent=$(clsact_packets)
