@@ -64,7 +64,7 @@ main()
 	fi
 	image=$VM_BUILD/bzImage-bisect
 	vm_make "$tree" "$obj" "$VM_BUILD/logs/build-bisect.log" ||
-		verdict skip "build failed"
+		verdict skip "build failed: $(vm_make_error "$VM_BUILD/logs/build-bisect.log")"
 	cp "$obj/arch/x86/boot/bzImage" "$image" || verdict skip "no bzImage"
 
 	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -t "${VM_TIMEOUT:-600}" \

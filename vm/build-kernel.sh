@@ -55,7 +55,7 @@ switch_tree()
 
 main()
 {
-	local variant=$1 mutant=$2 name image start plist
+	local variant=$1 mutant=$2 name image start plist log
 	local -a list
 
 	[ -n "$variant" ] || usage
@@ -74,8 +74,9 @@ main()
 
 	start=$(vm_now)
 	switch_tree "${list[@]}" || vm_die "$name: patches do not apply"
-	vm_make "$VM_BUILD/src" "$VM_BUILD/obj" "$VM_BUILD/logs/build-$name.log" ||
-		vm_die "$name: build failed"
+	log=$VM_BUILD/logs/build-$name.log
+	vm_make "$VM_BUILD/src" "$VM_BUILD/obj" "$log" ||
+		vm_die "$name: build failed: $(vm_make_error "$log")"
 	if ! cp "$VM_BUILD/obj/arch/x86/boot/bzImage" "$image" ||
 	   ! image_key "${list[@]}" > "$image.key"; then
 		vm_die "$name: cannot store image"

@@ -83,8 +83,13 @@ vm_src_init()
 {
 	local src=$VM_BUILD/src
 
-	[ -d "$src/.git" ] && return 0
 	[ -f "$KDIR/Makefile" ] || vm_die "no kernel tree at KDIR=$KDIR"
+	if [ -d "$src/.git" ]; then
+		# Same top Makefile, same kernel version: good enough.
+		cmp -s "$KDIR/Makefile" <(git -C "$src" show vm-base:Makefile) &&
+			return 0
+		vm_die "$src is not a copy of KDIR=$KDIR; remove $VM_BUILD to remake it"
+	fi
 	vm_log "making $src from $KDIR (once, about 90 s)"
 	rm -rf "$src.tmp"
 	cp -a "$KDIR" "$src.tmp" || return 1
@@ -138,17 +143,20 @@ vm_config()
 }
 
 # Build $obj/arch/x86/boot/bzImage from $src; output goes to $log.
-# On failure print one line naming the first error.
 vm_make()
 {
-	local src=$1 obj=$2 log=$3 err
+	local src=$1 obj=$2 log=$3
 
 	mkdir -p "${log%/*}"
-	if vm_config "$src" "$obj" >"$log" 2>&1 &&
-	   make -C "$src" O="$obj" ARCH=$VM_ARCH -j"$(nproc)" bzImage >>"$log" 2>&1; then
-		return 0
-	fi
-	err=$(grep -m1 -E 'error:|Error [0-9]|did not stick' "$log")
-	vm_log "build failed: ${err:-see log}; log: $log"
-	return 1
+	vm_config "$src" "$obj" >"$log" 2>&1 &&
+	make -C "$src" O="$obj" ARCH=$VM_ARCH -j"$(nproc)" bzImage >>"$log" 2>&1
+}
+
+# The first error in a build log, for a one-line message.
+vm_make_error()
+{
+	local err
+
+	err=$(grep -m1 -E 'error:|Error [0-9]|did not stick' "$1")
+	echo "${err:-see the log}; log: $1"
 }

@@ -101,6 +101,7 @@ verdict()
 	fi
 	if [ -z "$boot" ]; then
 		echo "vm: boot failed (qemu exit $qemu_rc), console: $console" >&2
+		tail -n 2 "${out%/*}/qemu.log" | sed 's/^/vm: qemu: /' >&2
 		tail -n 5 "$console" | sed 's/^/vm: console: /' >&2
 		return $BOOT_FAILED
 	fi
