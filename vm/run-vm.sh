@@ -93,7 +93,7 @@ verdict()
 	local out=$1 qemu_rc=$2 t0=$3 boot rc end
 
 	read -r _ boot < <(grep -m1 '^VMTEST-BOOTED ' "$out")
-	read -r _ rc end < <(grep -m1 '^VMTEST-EXIT ' "$out")
+	read -r _ rc end < <(grep '^VMTEST-EXIT ' "$out" | tail -n 1)
 	if [ -n "$rc" ]; then
 		echo "vm: boot $boot s, command $(awk "BEGIN { print $end - $boot }") s," \
 			"all $(vm_since "$t0") s" >&2

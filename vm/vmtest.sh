@@ -145,85 +145,30 @@ run_columns()
 # The matrix, from the NAME.cells files of the columns given.
 matrix()
 {
-	local name
+	local name fills
 
+	fills=$(cd "$RESULTS" && cat "${@/%/.fill}" | paste -sd ' ')
 	for name in "$@"; do
 		sed "s/^/$name /" "$RESULTS/$name.cells"
-	done | awk -v cols="$*" -v fills="$(cd "$RESULTS" && cat "${@/%/.fill}" | paste -sd ' ')" '
-		BEGIN { n = split(cols, col, " "); split(fills, fill, " ") }
-		!(($2) in seen) { seen[$2] = 1; order[++rows] = $2 }
-		{ cell[$1, $2] = $3 }
-		END {
-			w[0] = 4
-			for (r = 1; r <= rows; r++)
-				if (length(order[r]) > w[0]) w[0] = length(order[r])
-			for (c = 1; c <= n; c++) {
-				w[c] = length(col[c])
-				for (r = 1; r <= rows; r++) {
-					if (!((col[c], order[r]) in cell))
-						cell[col[c], order[r]] = fill[c]
-					if (length(cell[col[c], order[r]]) > w[c])
-						w[c] = length(cell[col[c], order[r]])
-				}
-			}
-			line = sprintf("%-" w[0] "s", "test")
-			for (c = 1; c <= n; c++) line = line sprintf("  %-" w[c] "s", col[c])
-			print line
-			for (r = 1; r <= rows; r++) {
-				line = sprintf("%-" w[0] "s", order[r])
-				for (c = 1; c <= n; c++)
-					line = line sprintf("  %-" w[c] "s", cell[col[c], order[r]])
-				print line
-			}
-		}' | sed 's/ *$//'
+	done | awk -v cols="$*" -v fills="$fills" -f "$VM_DIR/matrix.awk" |
+		sed 's/ *$//'
 }
 
-# Differences between the expected matrix and ours, one line each.
-# Only columns both have are compared, and with -t only the rows run;
-# "*" expects anything.
+# Differences from the expected matrix; with -t only the rows that ran.
 compare()
 {
-	awk -v some="${#suite_args[@]}" '
-		/^[ \t]*(#|$)/ { next }
-		!(FILENAME in head) {
-			head[FILENAME] = NF
-			for (i = 2; i <= NF; i++)
-				col[FILENAME, i] = $i
-			next
-		}
-		FILENAME == ARGV[1] {
-			erow[$1] = 1
-			for (i = 2; i <= NF; i++)
-				want[$1, col[FILENAME, i]] = $i
-			next
-		}
-		{
-			grow[$1] = 1
-			for (i = 2; i <= NF; i++) {
-				got[$1, col[FILENAME, i]] = $i
-				ran[col[FILENAME, i]] = 1
-			}
-		}
-		END {
-			for (i = 2; i <= head[ARGV[1]]; i++)
-				ecol[col[ARGV[1], i]] = 1
-			for (k in ran) {
-				if (!(k in ecol)) {
-					print "note: " k " has no expected column: not compared"
-					continue
-				}
-				for (r in erow) {
-					if (some && !(r in grow))
-						continue
-					g = ((r, k) in got) ? got[r, k] : "no such row"
-					if (want[r, k] != "*" && want[r, k] != g)
-						print "DIFF " r " / " k ": expected " want[r, k] ", got " g
-				}
-				for (r in grow)
-					if (!(r in erow))
-						print "DIFF " r " / " k ": not expected, got " got[r, k]
-			}
-		}' "$EXPECTED" "$1" | sort
+	local some=0
+
+	[ ${#suite_args[@]} -gt 0 ] && some=1
+	awk -v some=$some -f "$VM_DIR/compare.awk" "$EXPECTED" "$1" | sort
+}
+
+# "ROW CELL, ..." for the rows where mutant $2 differs from its base $1.
+changed_rows()
+{
+	join -a 1 -e "$(cat "$RESULTS/$2.fill")" -o 0,1.2,2.2 \
+		<(sort "$RESULTS/$1.cells") <(sort "$RESULTS/$2.cells") |
+		awk '$2 != $3 { printf "%s%s %s", sep, $1, $3; sep = ", " }'
 }
 
 # A mutant the suite does not tell from its base variant survived.
@@ -236,14 +181,10 @@ mutant_report()
 		base=$(vm_mutant_base "$m")
 		if [ "$(cat "$RESULTS/$m.fill")" = fail:build ]; then
 			echo "BROKEN mutant $m: does not build"
-		elif [ -f "$RESULTS/$base.cells" ] &&
-		   cmp -s "$RESULTS/$m.cells" "$RESULTS/$base.cells"; then
+		elif cmp -s "$RESULTS/$m.cells" "$RESULTS/$base.cells"; then
 			echo "SURVIVED mutant $m: same verdicts as $base"
 		else
-			echo "killed mutant $m (base $base):" \
-				"$(join -a 1 -e missing -o 0,1.2,2.2 <(sort "$RESULTS/$base.cells") \
-					<(sort "$RESULTS/$m.cells") |
-				   awk '$2 != $3 { printf "%s%s %s", s, $1, $3; s = ", " }')"
+			echo "killed mutant $m (base $base): $(changed_rows "$base" "$m")"
 		fi
 	done
 }
