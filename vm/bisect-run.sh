@@ -58,6 +58,8 @@ main()
 	parse_args "$@"
 	tree=$(git rev-parse --show-toplevel) || verdict skip "not in a git tree"
 	if [ "$tree" -ef "$VM_BUILD/src" ]; then
+		# build-kernel.sh's tree: do not build under its feet.
+		vm_lock
 		obj=${VM_BISECT_OBJ:-$VM_BUILD/obj}
 	else
 		obj=${VM_BISECT_OBJ:-$VM_BUILD/obj-bisect}

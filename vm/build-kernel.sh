@@ -43,6 +43,16 @@ image_key()
 	} | sha256sum | cut -c1-16
 }
 
+# cached IMAGE PATCHES...: IMAGE exists and was built from PATCHES.
+cached()
+{
+	local image=$1
+
+	shift
+	[ -f "$image" ] && [ -d "$VM_BUILD/src/.git" ] &&
+		[ "$(cat "$image.key" 2>/dev/null)" = "$(image_key "$@")" ]
+}
+
 # Put the working copy in the state VARIANT [MUTANT] needs.
 switch_tree()
 {
@@ -65,9 +75,14 @@ main()
 	plist=$(patches "$variant" "$mutant") || exit 1
 	read -r -d "" -a list <<< "$plist"
 
+	# A cached image needs no lock: its key is written after it.
+	if cached "$image" "${list[@]}"; then
+		echo "$image"
+		return 0
+	fi
 	vm_lock
 	vm_src_init || vm_die "$name: cannot make $VM_BUILD/src"
-	if [ -f "$image" ] && [ "$(cat "$image.key" 2>/dev/null)" = "$(image_key "${list[@]}")" ]; then
+	if cached "$image" "${list[@]}"; then
 		echo "$image"
 		return 0
 	fi

@@ -42,12 +42,15 @@ vm_since()
 }
 
 # Run the rest of the script holding an exclusive lock on the source tree:
-# variants share one working copy and one object dir.
+# variants share one working copy and one object dir. Children of the
+# holder (bisect-demo.sh -> bisect-run.sh) inherit it through VM_LOCKED.
 vm_lock()
 {
+	[ -n "$VM_LOCKED" ] && return 0
 	mkdir -p "$VM_BUILD"
 	exec 9>"$VM_BUILD/src.lock"
 	flock 9
+	export VM_LOCKED=1
 }
 
 # Patches for a variant, in the order they are applied.
