@@ -54,7 +54,7 @@ make_history()
 
 bisect()
 {
-	git_src bisect start "$BRANCH" vm-base >/dev/null &&
+	git_src bisect start "$BRANCH" vm-base >/dev/null 2>&1 &&
 	(cd "$SRC" && git bisect run "$VM_DIR/bisect-run.sh" -t "$TEST")
 }
 
