@@ -43,6 +43,7 @@ if [ ! -s "$TMP/ks" ] || [ ! -s "$TMP/tp" ]; then
 	exit 2
 fi
 
+join -a1 -a2 -e - -o 0,1.2,2.2 "$TMP/ks" "$TMP/tp" > "$TMP/joined"
 status=0
 while read -r name ks tp; do
 	if [ "$ks" = "$tp" ]; then
@@ -52,7 +53,7 @@ while read -r name ks tp; do
 			"$name" "${ks:--}" "${tp:--}"
 		status=1
 	fi
-done < <(join -a1 -a2 -e - -o 0,1.2,2.2 "$TMP/ks" "$TMP/tp")
+done < "$TMP/joined"
 
 if [ $status -ne 0 ]; then
 	echo "test_progs and kselftest verdicts differ" >&2

@@ -4,6 +4,7 @@
 # kernel treats re-injected packets: that is the suite's job. They check
 # that the suite builds, lists every test with a verdict, explains each
 # failure, passes its controls, cleans up, and tells kernels apart.
+# CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -97,6 +98,36 @@ t_test_progs_agrees() {
 	fi
 }
 
+# The suite must tell kernels apart: on a stock and on a fixed (both)
+# kernel, built from source and booted in qemu, the verdicts must be those
+# of vm/expected-matrix.txt, and test_progs must agree with kselftest.
+t_vm_matrix() {
+	if "$TOP/vm/vmtest.sh" stock both >"$OUT/vm" 2>&1; then
+		pass "VM matrix for stock and both matches vm/expected-matrix.txt"
+	else
+		fail "VM matrix for stock and both differs from the expected one"
+	fi
+	sed 's/^/# /' "$OUT/vm" | tail -25
+}
+
+t_vm_test_progs_agrees() {
+	local k img
+
+	for k in stock both; do
+		img=$("$TOP/vm/build-kernel.sh" "$k" 2>>"$OUT/vmtp") || {
+			fail "test_progs in VM ($k): kernel did not build"
+			continue
+		}
+		if "$TOP/vm/run-vm.sh" "$img" -- mk/test_progs-check.sh \
+			>"$OUT/vmtp" 2>&1; then
+			pass "test_progs agrees with kselftest in a VM ($k)"
+		else
+			fail "test_progs and kselftest differ in a VM ($k)"
+			sed 's/^/# /' "$OUT/vmtp" | tail -20
+		fi
+	done
+}
+
 main() {
 	t_builds
 	[ -x "$SUITE" ] || { summary; exit 1; }
@@ -110,6 +141,10 @@ main() {
 	t_bounded
 	t_cleans_up
 	t_test_progs_agrees
+	if [ "${CHECK_VM:-1}" != 0 ]; then
+		t_vm_matrix
+		t_vm_test_progs_agrees
+	fi
 	summary
 }
 

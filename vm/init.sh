@@ -19,6 +19,11 @@ mount_fs()
 	mount -t proc proc /proc
 	mount -t sysfs sysfs /sys
 	mount -t devtmpfs devtmpfs /dev
+	# bash's process substitution and /dev/stdin users need these.
+	ln -sf /proc/self/fd /dev/fd
+	ln -sf /proc/self/fd/0 /dev/stdin
+	ln -sf /proc/self/fd/1 /dev/stdout
+	ln -sf /proc/self/fd/2 /dev/stderr
 	# Writable places: scratch files, ip netns (/run/netns), /dev/shm.
 	for d in /tmp /run /var/tmp /dev/shm; do
 		mkdir -p "$d" && mount -t tmpfs tmpfs "$d"
