@@ -189,12 +189,27 @@ mutant_report()
 	done
 }
 
+# An x86 bzImage carries "HdrS" at offset 0x202: refuse anything else
+# before qemu does, with one line.
+check_bootable()
+{
+	if [ ! -r "$1" ]; then
+		echo "vmtest: KERNEL=$1: no such file" >&2
+		exit 2
+	fi
+	if [ "$(dd if="$1" bs=1 skip=514 count=4 2>/dev/null)" != HdrS ]; then
+		echo "vmtest: KERNEL=$1 is not a bootable x86 kernel image (bzImage)" >&2
+		exit 2
+	fi
+}
+
 main()
 {
 	local start name diffs
 
 	parse_args "$@"
 	if [ -n "$kernel_image" ]; then
+		check_bootable "$kernel_image"
 		run_suite "$kernel_image"
 		exit
 	fi
