@@ -56,7 +56,7 @@ t_controls_pass() {
 }
 
 t_failures_diagnosed() {
-	local words='reclassified|skipped|looped|not-redirected|dropped-by-ifb|duplicated|not-delivered|kernel-warning'
+	local words='reclassified|skipped|looped|not-redirected|misredirected|dropped-by-ifb|duplicated|not-delivered|kernel-warning'
 	local bad
 
 	bad=$(grep ' fail:' "$OUT/verdicts" | grep -vE " fail:($words)$")

@@ -32,7 +32,6 @@ enum tse_side {
 struct tse_kstats {
 	__u64 clsact_pkts[TSE_SIDES];	/* clsact qdisc on va, vb */
 	__u64 ifb_rx;			/* packets handed to ifb */
-	__u64 ifb_tx;			/* packets ifb re-injected */
 	__u64 ifb_dropped;		/* rx_dropped + tx_dropped of ifb */
 	__u64 peer_rx;			/* rx_packets of vb */
 };
@@ -98,8 +97,8 @@ void tse_expect(struct tse_test *t, const char *what, long long got,
 		long long want, const struct tse_meaning *more,
 		const struct tse_meaning *less);
 void tse_expect_each(struct tse_test *t, const char *what,
-		     const unsigned int *row, enum tse_flow flow,
-		     unsigned int want, const struct tse_meaning *more,
+		     const unsigned int *row, unsigned int want,
+		     const struct tse_meaning *more,
 		     const struct tse_meaning *less);
 void tse_expect_hook(struct tse_test *t, const char *what, enum tse_hook hook,
 		     enum tse_flow flow, unsigned int want);
