@@ -19,6 +19,7 @@ if [ ! -f "$kdir/Makefile" ] || [ ! -f "$kdir/tools/testing/selftests/lib.mk" ];
 fi
 if [ ! -f "$build/libbpf/libbpf.a" ]; then
 	echo "kdir: building libbpf from $kdir"
+	mkdir -p "$build/libbpf"
 	make -s -C "$kdir/tools/lib/bpf" OUTPUT="$build/libbpf/" -j"$(nproc)" \
 		BUILD_STATIC_ONLY=1 >/dev/null
 	make -s -C "$kdir/tools/lib/bpf" OUTPUT="$build/libbpf/" \
