@@ -3,8 +3,11 @@
 # Install the Debian packages the suite needs to build and run, if missing.
 set -euo pipefail
 
+# Suite and test_progs: compilers, libbpf's needs, iproute2, the 6.12 tree.
+# VM runner (make check's VM part, vmtest, bisect): kernel build and qemu.
 PKGS=(make gcc clang llvm libelf-dev zlib1g-dev iproute2 xz-utils rsync
-      linux-source-6.12 libcap-dev pkg-config)
+      linux-source-6.12 libcap-dev pkg-config util-linux procps
+      qemu-system-x86 flex bison bc git libssl-dev)
 
 missing=()
 for p in "${PKGS[@]}"; do
