@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make stress: is the suite trustworthy over thousands of runs? Measures
 # cleanup after kills at random points, parallel runs, repeatability with
-# the other core busy, kernel-warning detection and bad input handling,
+# the other core busy, kernel-warning detection, bad input handling, and
+# (in VMs; STRESS_VM=0 leaves it out) bounded time on kernels that loop,
 # then prints a summary with the numbers.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -136,6 +137,24 @@ s_bad_input() {
 	fi
 }
 
+# On kernels that loop packets (iif: bpf_redirect, seed: the root qdisc),
+# each looping test must still end well inside the harness's 30 s limit.
+s_bounded_on_looping_kernels() {
+	local res=$TOP/build/vm/results slowest
+
+	if ! "$TOP/vm/vmtest.sh" iif seed -t egress_bpf_redirect.ipv4 \
+		-t root_qdisc_mirred_with_clsact.ipv4 >"$OUT/loopvm" 2>&1; then
+		fail "bounded: looping kernels did not give the expected verdicts"
+		sed 's/^/# /' "$OUT/loopvm" | tail -10
+		return
+	fi
+	slowest=$(cat "$res/iif.tap" "$res/seed.tap" |
+		  grep -o 'took [0-9.]* s' | sort -k2 -n | tail -1 | cut -d' ' -f2)
+	awk -v s="$slowest" 'BEGIN { exit !(s < 15) }' &&
+		pass "bounded: looping tests on iif and seed kernels end in at most ${slowest}s each (harness limit 30s)" ||
+		fail "bounded: a looping test took ${slowest}s"
+}
+
 main() {
 	[ -x "$SUITE" ] || { echo "stress: build the suite first (make suite)"; exit 2; }
 	s_bad_input
@@ -143,6 +162,7 @@ main() {
 	s_parallel
 	s_kills
 	s_repeat
+	[ "${STRESS_VM:-1}" != 0 ] && s_bounded_on_looping_kernels
 	summary
 }
 

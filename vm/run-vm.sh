@@ -18,7 +18,9 @@
 #   253  the command did not finish in time
 # Kernel WARN/BUG/panic lines from the console are repeated on stderr.
 #
-# Accelerator: TCG (-cpu max) unless VM_ACCEL=kvm; nested KVM hangs here.
+# Accelerator: KVM when a 20 s probe boot under it works (once per build
+# folder), else TCG (-cpu max); VM_ACCEL=kvm|tcg forces one. Nested KVM
+# aborts or hangs on the machines this was written on.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +29,7 @@ readonly BOOT_FAILED=255 VM_DIED=254 TIMED_OUT=253
 cwd=$PWD
 timeout=${VM_TIMEOUT:-900}
 console=
+accel=tcg
 
 usage()
 {
@@ -54,10 +57,34 @@ write_cmd()
 
 accel_args()
 {
-	case ${VM_ACCEL:-tcg} in
+	case $accel in
 	kvm)	echo "-enable-kvm -cpu host" ;;
 	*)	echo "-accel tcg -cpu max" ;;
 	esac
+}
+
+# KVM only where a short boot under it works: nested KVM here aborts or
+# hangs. The probe runs once per build folder; its answer is kept.
+probe_accel()
+{
+	local image=$1 cache=$VM_BUILD/accel
+
+	if [ -n "${VM_ACCEL:-}" ]; then
+		accel=$VM_ACCEL
+		return
+	fi
+	if [ -s "$cache" ]; then
+		accel=$(cat "$cache")
+		return
+	fi
+	accel=tcg
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+	   VM_ACCEL=kvm "$0" -t 20 -l "$VM_BUILD/logs/kvm-probe.log" \
+		"$image" -- true >/dev/null 2>&1; then
+		accel=kvm
+	fi
+	echo "$accel" > "$cache"
+	echo "vm: accelerator $accel (probed once, kept in $cache)" >&2
 }
 
 # qemu in the background: ttyS0 = console log, ttyS1 = command output.
@@ -137,6 +164,7 @@ main()
 	trap 'rm -rf "$dir"' EXIT
 	write_cmd "$dir" "$@"
 	: > "$dir/out"
+	probe_accel "$image"
 
 	t0=$(vm_now)
 	start_qemu "$image" "$dir"
