@@ -10,15 +10,17 @@
 #   make bisect-demo            git bisect run finds the commit that breaks
 #                               root_qdisc_mirred_with_clsact
 #
-# T='egress_mirred.ipv4 ...' limits vmtest to those tests.
+# T='egress_mirred.ipv4 ...' limits vmtest to those tests; FRONT=test_progs
+# runs the test_progs front end instead, against the same expected matrix.
 
 VM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 VM_TESTS = $(foreach t,$(T),-t $(t))
 
 .PHONY: vmtest vmtest-mutants bisect-demo
 
-vmtest: suite
+vmtest: suite $(if $(filter test_progs,$(FRONT)),test_progs)
 	@KDIR="$(KDIR)" $(VM_MK_DIR)/vmtest.sh $(VM_TESTS) \
+		$(if $(FRONT),--front $(FRONT)) \
 		$(if $(KERNEL),--kernel "$(KERNEL)")
 
 vmtest-mutants: suite

@@ -3,13 +3,16 @@
 #
 # Run the suite on each kernel variant in a VM and print the verdict matrix.
 #
-#   vm/vmtest.sh [--mutants] [--standin] [-t TEST]... [-j N] [--save FILE] [KERNEL...]
+#   vm/vmtest.sh [--mutants] [--standin] [--front kselftest|test_progs]
+#                [-t TEST]... [-j N] [--save FILE] [KERNEL...]
 #   vm/vmtest.sh --kernel PATH [-t TEST]...     (or KERNEL=PATH)
 #
 # KERNEL... are variants (default: stock seed iif both) or mutant names.
 # --mutants    adds every vm/mutants/*.patch; a mutant "survives" when its
 #              column equals its base variant's: the suite missed it.
 # --standin    runs vm/standin-suite.sh instead of the suite.
+# --front      test_progs runs the test_progs front end (make test_progs)
+#              instead of the kselftest one, against the same expectations.
 # -t TEST      runs only TEST (egress_mirred.ipv4); repeatable.
 # -j N         runs up to N VMs at once, beside the builds (default 2, or
 #              $VM_JOBS; on 2 cores -j2 gave the same verdicts as -j1).
@@ -41,12 +44,26 @@ usage()
 	exit 2
 }
 
+# The test_progs front end must give the very verdicts of the expected
+# matrix: it runs in the same VMs and fills a matrix of its own.
+set_front()
+{
+	case $1 in
+	kselftest)	;;
+	test_progs)	suite_cmd=(mk/test_progs-tap.sh)
+			RESULTS=$VM_BUILD/results-test_progs ;;
+	*)		echo "vmtest: unknown front end '$1' (kselftest, test_progs)" >&2
+			exit 2 ;;
+	esac
+}
+
 parse_args()
 {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--mutants)	mutants=1 ;;
 		--standin)	suite_cmd=(vm/standin-suite.sh) ;;
+		--front)	set_front "$2"; shift ;;
 		-t)		suite_args+=(-t "$2"); shift ;;
 		--save)		save=$2; shift ;;
 		-j)		jobs=$2; shift ;;
