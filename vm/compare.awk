@@ -4,7 +4,8 @@
 # compare.awk EXPECTED ACTUAL: two matrices in (a header line, then a line
 # per test; "#" lines are comments), one line per difference out:
 #   DIFF ROW / KERNEL: expected X, got Y
-# Only kernels both matrices have are compared; "*" expects anything.
+# Only kernels both matrices have are compared; "*" expects anything; a
+# kernel with no verdicts at all is a difference.
 # With -v some=1 (only some tests were run) missing rows are no difference.
 
 /^[ \t]*(#|$)/ { next }
@@ -27,7 +28,7 @@ FILENAME == ARGV[1] {
 	grow[$1] = 1
 	for (i = 2; i <= NF; i++) {
 		got[$1, col[FILENAME, i]] = $i
-		ran[col[FILENAME, i]] = 1
+		cells[col[FILENAME, i]]++
 	}
 }
 
@@ -45,13 +46,17 @@ function check(k,	r, g)
 			print "DIFF " r " / " k ": not expected, got " got[r, k]
 }
 
+# Every kernel the run names is judged, even one that gave no verdict at all.
 END {
 	for (i = 2; i <= head[ARGV[1]]; i++)
 		ecol[col[ARGV[1], i]] = 1
-	for (k in ran) {
-		if (k in ecol)
-			check(k)
-		else
+	for (i = 2; i <= head[ARGV[2]]; i++) {
+		k = col[ARGV[2], i]
+		if (!(k in ecol))
 			print "note: " k " has no expected column: not compared"
+		else if (!cells[k])
+			print "DIFF all rows / " k ": no verdicts at all"
+		else
+			check(k)
 	}
 }

@@ -14,6 +14,19 @@
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp
 
+# A checkout under /tmp (a CI clone, say) must not vanish under the tmpfs:
+# put the host's copy of it back in place.
+keep_repo_visible()
+{
+	local tmpdir=$1 repo=${0%/vm/init.sh}
+
+	case $repo in
+	"$tmpdir"/*)
+		mkdir -p "$repo" && mount --bind "/dev/.host$repo" "$repo"
+		;;
+	esac
+}
+
 mount_fs()
 {
 	mount -t proc proc /proc
@@ -24,9 +37,13 @@ mount_fs()
 	ln -sf /proc/self/fd/0 /dev/stdin
 	ln -sf /proc/self/fd/1 /dev/stdout
 	ln -sf /proc/self/fd/2 /dev/stderr
+	# The host's root stays reachable under /dev (writable, so the mount
+	# point can be made) for what the tmpfs mounts below would hide.
+	mkdir -p /dev/.host && mount --bind / /dev/.host
 	# Writable places: scratch files, ip netns (/run/netns), /dev/shm.
 	for d in /tmp /run /var/tmp /dev/shm; do
 		mkdir -p "$d" && mount -t tmpfs tmpfs "$d"
+		keep_repo_visible "$d"
 	done
 	mkdir -p /run/netns
 	mount -t bpf bpf /sys/fs/bpf
