@@ -22,19 +22,10 @@ expected_tests() {
 	done
 }
 
-# "name verdict [diagnosis]" per test from kselftest harness TAP on stdin.
+# "name verdict" per test (pass, skip, fail:WORD) from the harness's TAP on
+# stdin, read as the VM matrix reads it.
 tap_verdicts() {
-	awk '
-	/^# diagnosis: / { diag = $3 }
-	/^(not )?ok [0-9]+ / {
-		name = ($1 == "not") ? $4 : $3
-		sub(/\.verdict$/, "", name)
-		if ($0 ~ /# SKIP/) v = "skip"
-		else if ($1 == "not") v = "fail:" (diag == "" ? "?" : diag)
-		else v = "pass"
-		print name, v
-		diag = ""
-	}'
+	awk -f "$TOP/vm/tap2cells.awk"
 }
 
 # What the suite could leave behind on this host.
