@@ -32,14 +32,15 @@ deps:
 kdir: deps
 	@scripts/kdir.sh "$(KDIR)"
 
-# Copy the suite into the tree and register the kselftest target once.
+# Copy the suite into the tree; scripts/tree-edits.sh registers the
+# kselftest target (also under TARGETS=net) and adds the options the tests
+# need to bpf/config and net/config, once.
 overlay: kdir
 	@cp --parents $(SUITE_FILES) $(KDIR)/
 	@# An in-tree build leaves its skeleton beside the sources, where it
 	@# would shadow the one this build generates.
 	@rm -f $(SELFTESTS)/$(TSE_TARGET)/test_tc_redirect_ifb.*
-	@grep -qx 'TARGETS += $(TSE_TARGET)' $(SELFTESTS)/Makefile || \
-		sed -i 's|^TARGETS += net$$|&\nTARGETS += $(TSE_TARGET)|' $(SELFTESTS)/Makefile
+	@scripts/tree-edits.sh $(KDIR)
 
 suite: overlay
 	@mkdir -p $(OUT)
