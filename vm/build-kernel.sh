@@ -70,7 +70,7 @@ main()
 
 	[ -n "$variant" ] || usage
 	[ "$variant" = base ] && variant=$(vm_mutant_base "$mutant")
-	name=$variant${mutant:+-$mutant}
+	name=${VM_EXTRA_NAME:+$VM_EXTRA_NAME-}$variant${mutant:+-$mutant}
 	image=$VM_BUILD/bzImage-$name
 	plist=$(patches "$variant" "$mutant") || exit 1
 	read -r -d "" -a list <<< "$plist"
@@ -90,9 +90,9 @@ main()
 	start=$(vm_now)
 	switch_tree "${list[@]}" || vm_die "$name: patches do not apply"
 	log=$VM_BUILD/logs/build-$name.log
-	vm_make "$VM_BUILD/src" "$VM_BUILD/obj" "$log" ||
+	vm_make "$VM_BUILD/src" "$VM_OBJ" "$log" ||
 		vm_die "$name: build failed: $(vm_make_error "$log")"
-	if ! cp "$VM_BUILD/obj/arch/x86/boot/bzImage" "$image" ||
+	if ! cp "$VM_OBJ/arch/x86/boot/bzImage" "$image" ||
 	   ! image_key "${list[@]}" > "$image.key"; then
 		vm_die "$name: cannot store image"
 	fi

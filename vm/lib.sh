@@ -10,6 +10,11 @@
 #   obj/            the one object dir all variants share (see build-kernel.sh)
 #   bzImage-NAME    a built variant, with bzImage-NAME.key
 #   logs/           build logs, console logs
+#
+# VM_EXTRA_CONFIG=FILE adds a config fragment (vm/peers.config for `make
+# peers`): it joins the config key, the image is bzImage-FRAG-NAME (FRAG is
+# FILE's name without .config), and VM_OBJ (default obj-FRAG/) keeps its
+# objects apart from obj/, so the suite's kernels stay incremental.
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_ROOT=$(cd "$VM_DIR/.." && pwd)
@@ -17,6 +22,13 @@ VM_BUILD=${VM_BUILD:-$VM_ROOT/build/vm}
 KDIR=${KDIR:-$VM_ROOT/build/linux-source-6.12}
 VM_FRAGMENT=${VM_FRAGMENT:-$VM_ROOT/tools/testing/selftests/net/tc_skip_egress/config}
 VM_SUITE=${VM_SUITE:-$VM_ROOT/build/net/tc_skip_egress/tc_skip_egress}
+VM_EXTRA_CONFIG=${VM_EXTRA_CONFIG:-}
+VM_EXTRA_NAME=
+if [ -n "$VM_EXTRA_CONFIG" ]; then
+	VM_EXTRA_NAME=${VM_EXTRA_CONFIG##*/}
+	VM_EXTRA_NAME=${VM_EXTRA_NAME%.config}
+fi
+VM_OBJ=${VM_OBJ:-$VM_BUILD/obj${VM_EXTRA_NAME:+-$VM_EXTRA_NAME}}
 VM_ARCH=x86_64
 
 vm_log()
@@ -109,7 +121,7 @@ vm_src_init()
 # Hash of everything the config depends on.
 vm_config_key()
 {
-	cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" | sha256sum | cut -c1-16
+	cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"} | sha256sum | cut -c1-16
 }
 
 # Check that every "CONFIG_X=y" line of the fragments made it to .config:
@@ -123,7 +135,7 @@ vm_config_check()
 		grep -qx "$line" "$obj/.config" && continue
 		vm_log "config: $line did not stick (dependency missing?)"
 		missing=1
-	done < <(cat "$VM_FRAGMENT" "$VM_DIR/kernel.config")
+	done < <(cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"})
 	return $missing
 }
 
@@ -139,7 +151,7 @@ vm_config()
 	mkdir -p "$obj"
 	make -s -C "$src" O="$obj" ARCH=$VM_ARCH tinyconfig >/dev/null &&
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-		"$VM_FRAGMENT" "$VM_DIR/kernel.config" >/dev/null &&
+		"$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"} >/dev/null &&
 	make -s -C "$src" O="$obj" ARCH=$VM_ARCH olddefconfig >/dev/null &&
 	vm_config_check "$obj" &&
 	echo "$key" > "$obj/.vm-config-key"
