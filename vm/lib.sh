@@ -71,6 +71,8 @@ vm_variant_patches()
 	case $1 in
 	stock)	;;
 	both)	echo "$VM_DIR/kernels/seed.patch" "$VM_DIR/kernels/iif.patch" ;;
+	# The reference fix: git format-patch mails, applied in name order.
+	fix)	echo "$VM_DIR"/kernels/fix/*.patch ;;
 	*)	[ -f "$VM_DIR/kernels/$1.patch" ] || return 1
 		echo "$VM_DIR/kernels/$1.patch" ;;
 	esac
