@@ -8,6 +8,10 @@ set -euo pipefail
 PKGS=(make gcc clang llvm libelf-dev zlib1g-dev iproute2 xz-utils rsync
       linux-source-6.12 libcap-dev pkg-config util-linux procps
       qemu-system-x86 flex bison bc git libssl-dev)
+# make peers (vm/peers.sh): what the tree's own tc selftests run in the VMs.
+if [ "${1:-}" = --peers ]; then
+	PKGS+=(netsniff-ng ncat jq psmisc kmod python3-pyroute2)
+fi
 
 missing=()
 for p in "${PKGS[@]}"; do
