@@ -1,0 +1,252 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One benchmark pass on the running kernel: bench/run.sh boots each kernel
+# in a VM and runs this inside it (it also runs on a host, as root).
+#
+#   bench/guest.sh [-d SECONDS] [-w WORKLOAD]... SHAPE...
+#
+# SHAPE      fast       veth va -> vb, no clsact, no ifb
+#            filters100 clsact egress on va with 100 filters: prio 1 a
+#                       pass-through BPF counter, prio 2-99 u32 on other
+#                       ports, prio 100 u32 matching the flow, mirred
+#                       egress redirect to an ifb beside va (the seed's shape)
+# WORKLOAD   rr (TCP ping-pong, 32-byte messages, bench/rr.c) and stream
+#            (iperf3); both by default
+# SECONDS    length of each timed run (default 10)
+#
+# Prints one line per measurement:
+#   result SHAPE WORKLOAD VALUE UNIT        (tps or Mbit/s)
+#   count SHAPE WORKLOAD RUNS PACKETS       (classifier runs, packets va sent)
+# Everything lives in two namespaces of its own; they go when it ends.
+
+set -o pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+RR=$ROOT/build/bench/rr
+OBJ=$ROOT/build/bench/count.bpf.o
+BPFTOOL=${BPFTOOL:-$ROOT/build/bpftool/bpftool}
+SND=bench_snd_$$
+RCV=bench_rcv_$$
+ADDR_SND=198.51.100.1
+ADDR_RCV=198.51.100.2
+RR_PORT=5001
+STREAM_PORT=5201
+# Transactions and bytes of the counting runs: short, stats on.
+COUNT_RR=2000
+COUNT_STREAM=4M
+seconds=10
+workloads=()
+
+die()
+{
+	echo "bench: $*" >&2
+	exit 1
+}
+
+cleanup()
+{
+	local pid
+
+	for pid in $(jobs -p); do
+		kill "$pid" 2>/dev/null
+	done
+	ip netns del "$SND" 2>/dev/null
+	ip netns del "$RCV" 2>/dev/null
+}
+
+in_snd()
+{
+	ip netns exec "$SND" "$@"
+}
+
+in_rcv()
+{
+	ip netns exec "$RCV" "$@"
+}
+
+mac_of()
+{
+	ip -n "$1" -br link show "$2" | awk '{ print $3 }'
+}
+
+# Two namespaces, veth va/vb, IPv4 only and static neighbours: nothing but
+# the benchmark's own packets crosses the link.
+make_link()
+{
+	local ns
+
+	for ns in "$SND" "$RCV"; do
+		ip netns add "$ns" || return 1
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 2>/dev/null
+		ip -n "$ns" link set lo up || return 1
+	done
+	ip -n "$SND" link add va type veth peer name vb netns "$RCV" &&
+	ip -n "$SND" addr add $ADDR_SND/24 dev va &&
+	ip -n "$RCV" addr add $ADDR_RCV/24 dev vb &&
+	ip -n "$SND" link set va up &&
+	ip -n "$RCV" link set vb up &&
+	ip -n "$SND" neigh replace $ADDR_RCV lladdr "$(mac_of "$RCV" vb)" \
+		dev va nud permanent &&
+	ip -n "$RCV" neigh replace $ADDR_SND lladdr "$(mac_of "$SND" va)" \
+		dev vb nud permanent
+}
+
+# The seed's shape: 100 egress filters, only the last one matches the
+# benchmark's flow and redirects it to ifb. tc -batch adds them in one go.
+make_filters()
+{
+	local batch=/tmp/bench-filters.$$ prio
+
+	ip -n "$SND" link add bifb type ifb &&
+	ip -n "$SND" link set bifb up &&
+	tc -n "$SND" qdisc add dev va clsact || return 1
+	{
+		echo "filter add dev va egress prio 1 bpf da obj $OBJ sec tc"
+		for prio in $(seq 2 99); do
+			echo "filter add dev va egress prio $prio protocol ip u32" \
+				"match ip dport $((20000 + prio)) 0xffff flowid 1:1"
+		done
+		echo "filter add dev va egress prio 100 protocol ip u32" \
+			"match ip dst $ADDR_RCV/32" \
+			"action mirred egress redirect dev bifb"
+	} > "$batch"
+	tc -n "$SND" -batch "$batch"
+	local rc=$?
+
+	rm -f "$batch"
+	return $rc
+}
+
+# Wait until PORT listens in the receiver namespace (at most 10 s):
+# /proc/net/tcp works without sock_diag, which the VM kernel lacks.
+wait_listen()
+{
+	local port hex i
+
+	port=$1
+	hex=$(printf ':%04X' "$port")
+	for i in $(seq 200); do
+		in_rcv awk -v p="$hex" '$2 ~ p "$" && $4 == "0A" { f = 1 }
+			END { exit !f }' /proc/net/tcp && return 0
+		sleep 0.05
+	done
+	die "nothing listens on port $port after 10 s"
+}
+
+run_cnt()
+{
+	"$BPFTOOL" prog show name bench_count 2>/dev/null |
+		sed -n 's/.*run_cnt \([0-9]*\).*/\1/p' | head -n 1
+}
+
+tx_packets()
+{
+	in_snd cat /sys/class/net/va/statistics/tx_packets
+}
+
+# rr ARGS...: one client run against a fresh server; prints the client's line.
+rr_once()
+{
+	local server out
+
+	in_rcv "$RR" -s $RR_PORT >/dev/null &
+	server=$!
+	wait_listen $RR_PORT
+	out=$(in_snd "$RR" "$@")
+	local rc=$?
+
+	wait "$server"
+	[ $rc -eq 0 ] || die "rr client failed"
+	echo "$out"
+}
+
+# stream ARGS...: one iperf3 client run; prints the receiver's Mbit/s.
+stream_once()
+{
+	local server out
+
+	in_rcv iperf3 -s -1 -B $ADDR_RCV -p $STREAM_PORT >/dev/null 2>&1 &
+	server=$!
+	wait_listen $STREAM_PORT
+	out=$(in_snd iperf3 -c $ADDR_RCV -p $STREAM_PORT -f m "$@" 2>&1)
+	local rc=$?
+
+	wait "$server"
+	[ $rc -eq 0 ] || die "iperf3 failed: $(echo "$out" | tail -n 1)"
+	echo "$out" | awk '/receiver/ { print $(NF - 2) }'
+}
+
+# Classifier runs per packet va sent, over a short run with BPF run
+# statistics switched on (off again for the timed runs: the stats cost).
+count_runs()
+{
+	local shape=$1 workload=$2 runs0 tx0
+
+	sysctl -qw kernel.bpf_stats_enabled=1 || die "no kernel.bpf_stats_enabled"
+	runs0=$(run_cnt)
+	tx0=$(tx_packets)
+	case $workload in
+	rr)	rr_once -n $ADDR_RCV $RR_PORT $COUNT_RR >/dev/null ;;
+	stream)	stream_once -n $COUNT_STREAM >/dev/null ;;
+	esac
+	echo "count $shape $workload $(($(run_cnt) - runs0)) $(($(tx_packets) - tx0))"
+	sysctl -qw kernel.bpf_stats_enabled=0
+}
+
+measure()
+{
+	local shape=$1 workload=$2 v
+
+	case $workload in
+	rr)	v=$(rr_once -c $ADDR_RCV $RR_PORT "$seconds" |
+			awk '{ print $6 }') || exit 1
+		echo "result $shape rr $v tps" ;;
+	stream)	v=$(stream_once -t "$seconds") || exit 1
+		echo "result $shape stream $v Mbit/s" ;;
+	*)	die "unknown workload '$workload'" ;;
+	esac
+}
+
+run_shape()
+{
+	local shape=$1 w
+
+	make_link || die "$shape: could not make the link"
+	case $shape in
+	fast)	;;
+	filters100)
+		make_filters || die "$shape: could not add the filters" ;;
+	*)	die "unknown shape '$shape'" ;;
+	esac
+	for w in "${workloads[@]}"; do
+		[ "$shape" = fast ] || count_runs "$shape" "$w"
+		measure "$shape" "$w"
+	done
+	cleanup
+}
+
+main()
+{
+	local opt shape
+
+	while getopts d:w: opt; do
+		case $opt in
+		d)	seconds=$OPTARG ;;
+		w)	workloads+=("$OPTARG") ;;
+		*)	die "usage: $0 [-d SECONDS] [-w rr|stream]... SHAPE..." ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -gt 0 ] || set -- fast filters100
+	[ ${#workloads[@]} -gt 0 ] || workloads=(rr stream)
+	[ "$(id -u)" = 0 ] || die "needs root"
+	[ -x "$RR" ] && [ -f "$OBJ" ] || die "build it first: make bench-tools"
+	command -v iperf3 >/dev/null || die "no iperf3 (apt-get install iperf3)"
+	trap cleanup EXIT
+	for shape in "$@"; do
+		run_shape "$shape"
+	done
+}
+
+main "$@"; exit

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The suite's own cost: wall time of each test in a host run (the suite's
+# "# took X s" lines), and of the VM matrix (vm/vmtest.sh) with its kernels
+# already built ("warm"). A cold matrix (from an empty build/vm) includes a
+# kernel build; this script does not remove build/vm to measure it.
+#
+#   bench/suite-cost.sh DIR     writes DIR/suite-cost.csv and suite-cost.md
+#
+# Needs root and a built suite (make suite).
+
+set -o pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/vm/lib.sh"
+out=${1:?usage: $0 DIR}
+
+# TAP with "# took X s" before each test's result line -> "test seconds".
+tap_times()
+{
+	awk '/^# took [0-9.]+ s/ { t = $3 }
+	     /^(not )?ok [0-9]+ / {
+		name = $1 == "not" ? $4 : $3
+		if (t != "") print name, t
+		t = "" }' "$@"
+}
+
+main()
+{
+	local tmp t0 host_wall vm_wall vm_rc tap k
+
+	[ "$(id -u)" = 0 ] || { echo "suite-cost: needs root" >&2; exit 1; }
+	mkdir -p "$out"
+	tmp=$(mktemp -d) || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+
+	echo "suite-cost: the suite on the host" >&2
+	t0=$(vm_now)
+	(cd "$ROOT" && scripts/run-suite.sh) > "$tmp/host.tap" 2>&1
+	host_wall=$(vm_since "$t0")
+	echo "where,test,seconds" > "$out/suite-cost.csv"
+	tap_times "$tmp/host.tap" | awk '{ print "host," $1 "," $2 }' >> "$out/suite-cost.csv"
+
+	echo "suite-cost: the VM matrix, kernels cached (warm)" >&2
+	touch "$tmp/start"
+	t0=$(vm_now)
+	(cd "$ROOT" && vm/vmtest.sh) > "$tmp/vmtest.out" 2>&1
+	vm_rc=$?
+	vm_wall=$(vm_since "$t0")
+	for tap in "$VM_BUILD"/results/*.tap; do
+		# Only this run's columns, not an older run's leftovers.
+		[ "$tap" -nt "$tmp/start" ] || continue
+		k=${tap##*/}
+		k=${k%.tap}
+		tap_times "$tap" | awk -v k="$k" '{ print "vm-" k "," $1 "," $2 }'
+	done >> "$out/suite-cost.csv"
+
+	{
+		echo "# The suite's own cost"
+		echo
+		echo "Measured $(date -u +%Y-%m-%dT%H:%MZ) on a $(nproc)-core host" \
+			"shared with other work, kernel $(uname -r)."
+		echo
+		echo "- Host run (\`scripts/run-suite.sh\`, all tests): ${host_wall} s wall."
+		echo "- VM matrix warm (\`vm/vmtest.sh\`, its default kernels already" \
+			"built, qemu $(cat "$VM_BUILD/accel" 2>/dev/null || echo tcg)): ${vm_wall} s wall," \
+			"exit $vm_rc."
+		echo
+		echo "Per test (\`# took\` lines; VM times are TCG emulation times where" \
+			"the accelerator is tcg):"
+		echo
+		awk -F, 'NR > 1 { w[$1] = 1; s[$2, $1] = $3; if (!($2 in seen)) { seen[$2] = 1; t[++n] = $2 } }
+		END {
+			nw = 0
+			for (x in w) ws[++nw] = x
+			# host first, then the VMs in name order
+			for (i = 1; i <= nw; i++) for (j = i + 1; j <= nw; j++)
+				if ((ws[j] == "host") || (ws[i] != "host" && ws[j] < ws[i])) {
+					x = ws[i]; ws[i] = ws[j]; ws[j] = x }
+			printf "| test |"; for (i = 1; i <= nw; i++) printf " %s s |", ws[i]; print ""
+			printf "|---|"; for (i = 1; i <= nw; i++) printf "---|"; print ""
+			for (k = 1; k <= n; k++) {
+				printf "| %s |", t[k]
+				for (i = 1; i <= nw; i++) {
+					v = ((t[k], ws[i]) in s) ? s[t[k], ws[i]] : ""
+					printf " %s |", v; tot[i] += v
+				}
+				print ""
+			}
+			printf "| **sum** |"; for (i = 1; i <= nw; i++) printf " %.2f |", tot[i]; print ""
+		}' "$out/suite-cost.csv"
+	} > "$out/suite-cost.md"
+	cat "$out/suite-cost.md"
+	[ -s "$out/suite-cost.csv" ] && [ "$(wc -l < "$out/suite-cost.csv")" -gt 1 ] ||
+		{ echo "suite-cost: no test times (is the suite built?)" >&2; exit 1; }
+}
+
+main "$@"; exit
