@@ -6,9 +6,10 @@ set -euo pipefail
 # Suite and test_progs: compilers, libbpf's needs, iproute2, the 6.12 tree.
 # VM runner (make check's VM part, vmtest, bisect): kernel build and qemu.
 # make bench: iperf3 (the stream workload), gnuplot-nox (the plot).
+# jq: test_progs' JSON summary (mk/test_progs-tap.sh), bpftool -j (tests/).
 PKGS=(make gcc clang llvm libelf-dev zlib1g-dev iproute2 xz-utils rsync
       linux-source-6.12 libcap-dev pkg-config util-linux procps
-      qemu-system-x86 flex bison bc git libssl-dev iperf3 gnuplot-nox)
+      qemu-system-x86 flex bison bc git libssl-dev iperf3 gnuplot-nox jq)
 # make peers (vm/peers.sh): what the tree's own tc selftests run in the VMs.
 if [ "${1:-}" = --peers ]; then
 	PKGS+=(netsniff-ng ncat jq psmisc kmod python3-pyroute2)
