@@ -4,7 +4,7 @@
 # For "git bisect run" in a kernel git tree: build the checked-out kernel,
 # boot it, run the suite (or some of its tests), say good or bad.
 #
-#   cd LINUX && git bisect run /path/to/vm/bisect-run.sh [-t TEST]... [--standin]
+#   cd LINUX && git bisect run /path/to/vm/bisect-run.sh [-t TEST]...
 #
 # TEST is a suite test name (egress_mirred.ipv4), or set VM_BISECT_TESTS
 # to a list of them. Exits 0 when every test passes, 1 when one fails or
@@ -43,8 +43,7 @@ parse_args()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-t)		suite_args+=(-t "$2"); shift ;;
-		--standin)	suite_cmd=(vm/standin-suite.sh) ;;
-		*)		echo "usage: ${0##*/} [-t TEST]... [--standin]" >&2
+		*)		echo "usage: ${0##*/} [-t TEST]..." >&2
 				exit 2 ;;
 		esac
 		shift

@@ -3,14 +3,13 @@
 #
 # Run the suite on each kernel variant in a VM and print the verdict matrix.
 #
-#   vm/vmtest.sh [--mutants] [--standin] [--front kselftest|test_progs]
+#   vm/vmtest.sh [--mutants] [--front kselftest|test_progs]
 #                [-t TEST]... [-j N] [--save FILE] [KERNEL...]
 #   vm/vmtest.sh --kernel PATH [-t TEST]...     (or KERNEL=PATH)
 #
 # KERNEL... are variants (default: stock seed iif both) or mutant names.
 # --mutants    adds every vm/mutants/*.patch; a mutant "survives" when its
 #              column equals its base variant's: the suite missed it.
-# --standin    runs vm/standin-suite.sh instead of the suite.
 # --front      test_progs runs the test_progs front end (make test_progs)
 #              instead of the kselftest one, against the same expectations.
 # -t TEST      runs only TEST (egress_mirred.ipv4); repeatable.
@@ -26,7 +25,7 @@
 # surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/.
 
 set -o pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
 RESULTS=$VM_BUILD/results
@@ -62,7 +61,6 @@ parse_args()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--mutants)	mutants=1 ;;
-		--standin)	suite_cmd=(vm/standin-suite.sh) ;;
 		--front)	set_front "$2"; shift ;;
 		-t)		suite_args+=(-t "$2"); shift ;;
 		--save)		save=$2; shift ;;
@@ -136,7 +134,8 @@ run_column()
 	run_suite -l "$VM_BUILD/logs/console-$name.log" "$image" \
 		> "$RESULTS/$name.tap" 2> "$RESULTS/$name.err"
 	rc=$?
-	awk -f "$VM_DIR/tap2cells.awk" "$RESULTS/$name.tap" > "$RESULTS/$name.cells"
+	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$name.tap" \
+		> "$RESULTS/$name.cells"
 	fill_for $rc > "$RESULTS/$name.fill"
 	vm_log "$name: build $build_s s;" \
 		"$(sed -n 's/^vm: //p' "$RESULTS/$name.err" | paste -sd ';')"
@@ -172,12 +171,21 @@ matrix()
 }
 
 # Differences from the expected matrix; with -t only the rows that ran.
+# Fails on any difference, and when there is nothing to compare with.
 compare()
 {
-	local some=0
+	local some=0 out rc
 
 	[ ${#suite_args[@]} -gt 0 ] && some=1
-	awk -v some=$some -f "$VM_DIR/compare.awk" "$EXPECTED" "$1" | sort
+	if [ ! -s "$EXPECTED" ]; then
+		echo "DIFF no expected matrix: $EXPECTED is missing or empty"
+		return 1
+	fi
+	out=$(awk -v some=$some -f "$VM_DIR/compare.awk" "$EXPECTED" "$1" 2>&1)
+	rc=$?
+	[ -n "$out" ] && sort <<< "$out"
+	[ $rc -gt 1 ] && echo "DIFF compare.awk failed (exit $rc)"
+	return $rc
 }
 
 # "ROW CELL, ..." for the rows where mutant $2 differs from its base $1.
@@ -188,22 +196,70 @@ changed_rows()
 		awk '$2 != $3 { printf "%s%s %s", sep, $1, $3; sep = ", " }'
 }
 
-# A mutant the suite does not tell from its base variant survived.
+# The rows of column $1 that hold no verdict, as "ROW CELL, ...": the
+# kernel did not build, boot, live or finish (fail:build, fail:boot,
+# fail:crash, fail:timeout), or said nothing of the row (missing); the
+# rows are those of column $2 (its base), or its own.
+unjudged_rows()
+{
+	local fill
+
+	fill=$(cat "$RESULTS/$1.fill" 2>/dev/null) || fill=missing
+	join -a 1 -a 2 -e "$fill" -o 0,2.2 \
+		<(sort "$RESULTS/${2:-$1}.cells" 2>/dev/null) \
+		<(sort "$RESULTS/$1.cells" 2>/dev/null) |
+		awk '$2 ~ /^(fail:(build|boot|crash|timeout)|missing)$/ {
+			rows[++n] = $1 " " $2
+			if (!($2 in seen))
+				kinds = kinds (kinds == "" ? "" : "/") $2
+			seen[$2] = 1
+		}
+		END {
+			if (!NR)
+				printf "no verdicts at all"
+			else if (n > 3)
+				printf "%s in %d of %d rows", kinds, n, NR
+			else
+				for (i = 1; i <= n; i++)
+					printf "%s%s", (i > 1 ? ", " : ""), rows[i]
+		}'
+}
+
+# A mutant the suite does not tell from its base variant survived. One
+# that did not build, boot or finish, or whose base did not, tells
+# nothing: it is broken, not killed.
 mutant_report()
 {
-	local m base
+	local m base bad
 
 	for m in "$@"; do
 		is_mutant "$m" || continue
 		base=$(vm_mutant_base "$m")
-		if [ "$(cat "$RESULTS/$m.fill")" = fail:build ]; then
-			echo "BROKEN mutant $m: does not build"
+		if bad=$(unjudged_rows "$base") && [ -n "$bad" ]; then
+			echo "BROKEN mutant $m: its base $base gave no verdict: $bad"
+		elif bad=$(unjudged_rows "$m" "$base") && [ -n "$bad" ]; then
+			echo "BROKEN mutant $m: no verdict: $bad"
 		elif cmp -s "$RESULTS/$m.cells" "$RESULTS/$base.cells"; then
 			echo "SURVIVED mutant $m: same verdicts as $base"
 		else
 			echo "killed mutant $m (base $base): $(changed_rows "$base" "$m")"
 		fi
 	done
+}
+
+# The verdict on a run: the matrix ($1) against the expected one, and the
+# mutants among the columns ("$@" after it). Prints every difference;
+# fails on any, or when the comparison itself could not be made.
+judge()
+{
+	local matrix=$1 diffs rc
+
+	shift
+	diffs=$(compare "$matrix"; echo "rc $?"; mutant_report "$@")
+	rc=$(sed -n 's/^rc //p' <<< "$diffs")
+	diffs=$(grep -v '^rc ' <<< "$diffs")
+	[ -n "$diffs" ] && echo "$diffs"
+	[ "$rc" = 0 ] && ! grep -qE '^(DIFF|SURVIVED|BROKEN)' <<< "$diffs"
 }
 
 # An x86 bzImage carries "HdrS" at offset 0x202: refuse anything else
@@ -222,7 +278,7 @@ check_bootable()
 
 main()
 {
-	local start name diffs
+	local start name rc
 
 	parse_args "$@"
 	if [ -n "$kernel_image" ]; then
@@ -241,12 +297,12 @@ main()
 	matrix "${kernels[@]}" > "$RESULTS/matrix.txt"
 	cat "$RESULTS/matrix.txt"
 	[ -n "$save" ] && cp "$RESULTS/matrix.txt" "$save"
-	# The stand-in's tests are not the suite's: nothing to compare.
-	[ "${suite_cmd[0]}" = vm/standin-suite.sh ] && EXPECTED=/dev/null
-	diffs=$({ compare "$RESULTS/matrix.txt"; mutant_report "${kernels[@]}"; })
-	[ -n "$diffs" ] && echo "$diffs"
+	judge "$RESULTS/matrix.txt" "${kernels[@]}"
+	rc=$?
 	vm_log "${#kernels[@]} kernels in $(vm_since "$start") s"
-	! grep -qE '^(DIFF|SURVIVED|BROKEN)' <<< "$diffs"
+	return $rc
 }
 
+# Sourced (tests/selftest.sh), only the functions are wanted.
+[ "${BASH_SOURCE[0]}" != "$0" ] && return 0
 main "$@"; exit
