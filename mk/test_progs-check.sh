@@ -3,9 +3,10 @@
 #
 # Run both front ends of tc_skip_egress on the running kernel and compare
 # their verdicts, diagnosis words included: each test_progs subtest
-# tc_redirect_ifb/<scenario>_<ipv> must say what the kselftest test
-# <scenario>.<ipv>.verdict says. Both are read by vm/tap2cells.awk (the
-# matrix's own reader); exits non-zero on any difference, naming it.
+# tc_redirect_ifb/<scenario>_<ipv> must say what the kselftest test of
+# row <scenario>.<ipv> says. Both TAPs are read by vm/tap2cells.awk (the
+# matrix's own reader, with vm/rows.awk's names); exits non-zero on any
+# difference, naming it, and when either front end gave no verdicts.
 #
 # Needs root. Binaries: $BUILD/test_progs/test_progs (make test_progs)
 # and $BUILD/net/tc_skip_egress/tc_skip_egress (make suite).
@@ -17,17 +18,28 @@ KS=$BUILD/net/tc_skip_egress/tc_skip_egress
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+verdicts()
+{
+	awk -f "$TOP/vm/rows.awk" -f "$TOP/vm/tap2cells.awk"
+}
+
 if [ ! -x "$KS" ]; then
 	echo "missing $KS (make suite)" >&2
 	exit 2
 fi
-(cd "${KS%/*}" && ./tc_skip_egress) 2>&1 |
-	awk -f "$TOP/vm/tap2cells.awk" > "$TMP/ks"
-BUILD=$BUILD "$TOP/mk/test_progs-tap.sh" |
-	awk -f "$TOP/vm/tap2cells.awk" > "$TMP/tp"
+(cd "${KS%/*}" && ./tc_skip_egress) 2>&1 | verdicts > "$TMP/ks"
+BUILD=$BUILD "$TOP/mk/test_progs-tap.sh" > "$TMP/tap" 2> "$TMP/err"
+rc=$?
+verdicts < "$TMP/tap" > "$TMP/tp"
 
-if [ ! -s "$TMP/ks" ]; then
-	echo "no kselftest verdicts parsed" >&2
+# 1 is "a subtest failed", a verdict like any other; 2 is no verdict.
+if [ $rc -gt 1 ]; then
+	echo "test_progs gave no verdict for every test (exit $rc): $(cat "$TMP/err")" >&2
+	grep '^# .*no verdict' "$TMP/tap" >&2
+	exit 2
+fi
+if [ ! -s "$TMP/ks" ] || [ ! -s "$TMP/tp" ]; then
+	echo "no verdicts parsed: kselftest $(wc -l < "$TMP/ks"), test_progs $(wc -l < "$TMP/tp")" >&2
 	exit 2
 fi
 if cmp -s "$TMP/ks" "$TMP/tp"; then

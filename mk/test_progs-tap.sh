@@ -5,44 +5,177 @@
 # harness does (TAP with "# diagnosis:" lines), so that vm/vmtest.sh can
 # put test_progs in the same matrix, checked against the same expected
 # verdicts:  mk/test_progs-tap.sh [-t egress_mirred.ipv4]...
+#
+# The rows are those given with -t, else those the kselftest binary lists
+# (-l, read by vm/list2rows.awk): one list of scenarios for both front
+# ends. Row egress_mirred.ipv4 is subtest tc_redirect_ifb/egress_mirred_ipv4.
+#
+# Verdicts come from test_progs' JSON summary (-J), not from its text. In
+# 6.12 the summary names only the failed subtests (with their logs) and
+# counts the others; when the counts leave a row open (a skip, or fewer
+# subtests than rows), each open row is run again on its own.
+#
+# Exit: 0 every row passed or skipped, 1 a subtest failed, 2 a row got no
+# verdict (nothing ran, no JSON), or bad usage.
 
 set -u
-BUILD=${BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
 TP=$BUILD/test_progs/test_progs
-filter=tc_redirect_ifb
+KS=$BUILD/net/tc_skip_egress/tc_skip_egress
+TEST=tc_redirect_ifb
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-t)	[ $# -ge 2 ] || { echo "test_progs-tap: -t needs a name" >&2; exit 2; }
-		filter="$filter,tc_redirect_ifb/$(echo "$2" | tr . _)"
-		shift 2 ;;
-	*)	echo "test_progs-tap: unknown option '$1'" >&2; exit 2 ;;
-	esac
-done
-[ "${filter#*,}" != "$filter" ] && filter=${filter#tc_redirect_ifb,}
-if [ ! -x "$TP" ]; then
-	echo "test_progs-tap: $TP is not built (make test_progs)" >&2
+die()
+{
+	echo "test_progs-tap: $*" >&2
 	exit 2
-fi
+}
 
-# "#1/2  tc_redirect_ifb/egress_mirred_ipv6:FAIL", after its log; the
-# logs of failed subtests are repeated under "All error logs", not read.
-(cd "${TP%/*}" && ./test_progs -t "$filter") 2>&1 | awk '
-	/^All error logs:/ { exit }
-	/^diagnosis: / { diag = $2 }
-	/^#[0-9]+\/[0-9]+ +tc_redirect_ifb\// {
-		split($2, part, "[/:]")
-		name = part[2]; verdict = part[3]
-		sub(/_ipv/, ".ipv", name)
-		n++
-		if (verdict == "FAIL") {
-			print "# diagnosis: " (diag == "" ? "?" : diag)
-			print "not ok " n " " name ".verdict"
-		} else if (verdict == "SKIP") {
-			print "ok " n " " name ".verdict # SKIP"
-		} else {
-			print "ok " n " " name ".verdict"
+# test_progs' name of a row: egress_mirred.ipv4 -> tc_redirect_ifb/egress_mirred_ipv4
+subtest()
+{
+	echo "$TEST/$(echo "$1" | tr . _)"
+}
+
+# Run the subtests of rows "$@" with a JSON summary into FILE ($1) and
+# read it into FILE.txt (see read_summary); the text output goes to
+# FILE.log, for people.
+run_test_progs()
+{
+	local json=$1 names rc
+
+	shift
+	names=$(for r in "$@"; do subtest "$r"; done | paste -sd,)
+	(cd "${TP%/*}" && ./test_progs -a "$names" -J "$json") >"$json.log" 2>&1
+	rc=$?
+	[ -s "$json" ] || die "test_progs (exit $rc) wrote no JSON summary; its last lines:
+$(tail -3 "$json.log")"
+	read_summary "$json" >"$json.txt" || die "cannot read test_progs' JSON summary"
+}
+
+# From a JSON summary: "count SUCCEEDED SKIPPED", then a "fail ROW WORD"
+# line per failed subtest and "log ROW LINE" lines with its log; a test
+# that failed outside any subtest is "fail - WORD".
+read_summary()
+{
+	jq -r --arg t "$TEST" '
+		def word: [scan("(?m)^diagnosis: *(\\S+)") | .[0]] | last // "?";
+		def row: sub("_(?<v>ipv[46])$"; ".\(.v)");
+		def log($r): split("\n")[] | select(. != "") | "log \($r) \(.)";
+		"count \(.success_subtest) \(.skipped)",
+		(.results[] | select(.name == $t) |
+			(.subtests[] | select(.failed) | (.name | row) as $r |
+				"fail \($r) \(.message | word)", (.message | log($r))),
+			(select(.failed and (.subtests | length) == 0) |
+				"fail - \(.message | word)", (.message | log("-"))))
+	' "$1"
+}
+
+# "ROW CELL" for the rows "$@" of a summary FILE.txt ($1): fail:WORD for
+# the failed ones; pass for the others only when the counts say every
+# other row passed. Rows left out are open.
+cells_of()
+{
+	local txt=$1
+
+	shift
+	awk -v rows="$*" '
+		BEGIN { n = split(rows, r, " ") }
+		$1 == "count" { ok = $2; skipped = $3 }
+		$1 == "fail" && $2 != "-" && !($2 in failed) {
+			failed[$2] = 1; nfailed++
+			print $2, "fail:" $3
 		}
-		diag = ""
-	}
-	END { print "1.." n }'
+		END {
+			if (skipped != 0 || ok != n - nfailed)
+				exit
+			for (i = 1; i <= n; i++)
+				if (!(r[i] in failed))
+					print r[i], "pass"
+		}' "$txt"
+}
+
+# ROW ($2) from the summary FILE.txt ($1) of its run on its own: pass,
+# skip or fail:WORD, or nothing when it did not run.
+cell_alone()
+{
+	awk -v r="$2" '
+		$1 == "count" { ok = $2; skipped = $3 }
+		$1 == "fail" && $2 == r { print r, "fail:" $3; done = 1; exit }
+		END {
+			if (done)
+				exit
+			if (ok == 1 && skipped == 0)
+				print r, "pass"
+			else if (ok == 0 && skipped == 1)
+				print r, "skip"
+		}' "$1"
+}
+
+# The log lines of ROW (or "-", the test's own), as TAP comments.
+print_log()
+{
+	awk -v r="$1" '$1 == "log" && $2 == r && $3 != "diagnosis:" {
+		sub(/^log [^ ]* /, ""); print "# " $0 }' "$TMP/logs"
+}
+
+# The TAP, in the rows' order, with each failed subtest's log as comments.
+print_tap()
+{
+	local n=0 row cell rc=0
+
+	echo "1..$#"
+	print_log -
+	for row in "$@"; do
+		n=$((n + 1))
+		cell=$(awk -v r="$row" '$1 == r { print $2; exit }' "$TMP/cells")
+		case $cell in
+		pass)	echo "ok $n $row.verdict" ;;
+		skip)	echo "ok $n $row.verdict # SKIP" ;;
+		fail:*)	print_log "$row"
+			echo "# diagnosis: ${cell#fail:}"
+			echo "not ok $n $row.verdict"
+			[ $rc = 0 ] && rc=1 ;;
+		*)	# No line: the matrix shows the row as missing.
+			echo "# $row: no verdict, $(subtest "$row") did not run"
+			rc=2 ;;
+		esac
+	done
+	return $rc
+}
+
+main()
+{
+	local rows=() row
+
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-t)	[ $# -ge 2 ] || die "-t needs a name"
+			rows+=("$2")
+			shift 2 ;;
+		*)	die "unknown option '$1'" ;;
+		esac
+	done
+	[ -x "$TP" ] || die "$TP is not built (make test_progs)"
+	if [ ${#rows[@]} -eq 0 ]; then
+		[ -x "$KS" ] || die "$KS is not built (make suite): it lists the rows"
+		mapfile -t rows < <("$KS" -l 2>&1 |
+			awk -f "$TOP/vm/rows.awk" -f "$TOP/vm/list2rows.awk" | cut -d' ' -f1)
+		[ ${#rows[@]} -gt 0 ] || die "$KS -l listed no tests"
+	fi
+
+	run_test_progs "$TMP/all.json" "${rows[@]}"
+	grep '^log ' "$TMP/all.json.txt" >"$TMP/logs"
+	cells_of "$TMP/all.json.txt" "${rows[@]}" >"$TMP/cells"
+	for row in "${rows[@]}"; do
+		grep -q "^$row " "$TMP/cells" && continue
+		run_test_progs "$TMP/$row.json" "$row"
+		grep '^log ' "$TMP/$row.json.txt" >>"$TMP/logs"
+		cell_alone "$TMP/$row.json.txt" "$row" >>"$TMP/cells"
+	done
+	print_tap "${rows[@]}"
+}
+
+main "$@"; exit
