@@ -12,42 +12,138 @@ FAILED=0
 pass() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
 fail() { FAILED=$((FAILED + 1)); echo "not ok - $*"; }
 
-# Every test name the suite must list, from the scenario table itself.
-expected_tests() {
-	sed -n 's/^[[:space:]]*{ "\([a-z0-9_]*\)", TSE_V4\( | TSE_V6\)\?,.*/\1 \2/p' \
-		"$TOP/tools/testing/selftests/net/tc_skip_egress/scenarios.c" |
-	while read -r name v6; do
-		echo "$name.ipv4"
-		[ -n "$v6" ] && echo "$name.ipv6"
-	done
+# "ROW NAME" per test the suite lists (SUITE -l): ROW is the matrix row
+# (egress_mirred.ipv4), NAME the harness's name for -r. The suite's own
+# list is the one list of scenarios; vm/rows.awk maps either harness
+# naming to rows.
+suite_tests() {
+	"$SUITE" -l 2>&1 | awk -f "$TOP/vm/rows.awk" -f "$TOP/vm/list2rows.awk"
 }
 
-# "name verdict" per test (pass, skip, fail:WORD) from the harness's TAP on
+# Every row the suite must give a verdict for.
+expected_tests() {
+	suite_tests | cut -d' ' -f1
+}
+
+# The rows the suite lists that have no line in the verdicts FILE, one a
+# line. A suite that lists nothing fails: it cannot have covered anything.
+missing_verdicts() {
+	local rows
+
+	rows=$(expected_tests)
+	if [ -z "$rows" ]; then
+		echo "(the suite lists no tests: $SUITE -l)"
+		return 1
+	fi
+	awk 'NR == FNR { got[$1] = 1; next } !($1 in got)' "$1" - <<<"$rows"
+}
+
+# The harness's name of ROW, for SUITE -r.
+harness_name() {
+	suite_tests | awk -v row="$1" '$1 == row { print $2 }'
+}
+
+# "ROW CELL" per test (pass, skip, fail:WORD) from the harness's TAP on
 # stdin, read as the VM matrix reads it.
 tap_verdicts() {
-	awk -f "$TOP/vm/tap2cells.awk"
+	awk -f "$TOP/vm/rows.awk" -f "$TOP/vm/tap2cells.awk"
 }
 
-# What the suite could leave behind on this host.
+# Two verdict lists agree: equal, and not empty (two runs that gave
+# nothing agree on nothing).
+same_verdicts() {
+	[ -s "$1" ] && [ -s "$2" ] && cmp -s "$1" "$2"
+}
+
+# VALUE is a number of seconds below LIMIT; an empty or garbled time is
+# not within any limit.
+within_limit() {
+	[[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] &&
+		awk -v s="$1" -v l="$2" 'BEGIN { exit !(s + 0 < l + 0) }'
+}
+
+# Every network namespace on the host, however it is held: a process in
+# it, a file descriptor on it, or a bind mount of it (in any mount
+# namespace). A namespace with no name in "ip netns" is still here.
+netns_in_use() {
+	find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
+		-printf '%l\n' 2>/dev/null
+	cat /proc/[0-9]*/mountinfo 2>/dev/null |
+		awk '$4 ~ /^net:/ && / - nsfs / { print $4 }'
+}
+
+# What the suite could leave behind on this host, one thing a line:
+# network namespaces, the root namespace's devices, BPF programs, links
+# and maps by id. Fails when it cannot see them all.
+system_state() {
+	local what
+
+	netns_in_use | sort -u | sed 's/^/netns /'
+	ip -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print "dev", $1, $2 }'
+	[ -x "$BPFTOOL" ] || { echo "no bpftool at $BPFTOOL" >&2; return 1; }
+	for what in prog link map; do
+		"$BPFTOOL" -j "$what" show |
+			jq -r --arg w "$what" '.[] | "\($w) \(.id) \(.name // .type)"' ||
+			return 1
+	done
+}
+
+# Snapshot the state into FILE, before the suite runs.
+snapshot() {
+	system_state | sort >"$1" && grep -q '^netns ' "$1"
+}
+
+# What is there now and was not in the snapshot FILE. Without a usable
+# snapshot, or a view of the system, everything is suspect: say so, and
+# fail (2).
 leftovers() {
-	ip netns list 2>/dev/null
-	ip -o link show 2>/dev/null | awk -F': ' '{print $2}' |
-		grep -E '^(va|vb|ifb_tse)(@|$)'
-	if [ -x "$BPFTOOL" ]; then
-		"$BPFTOOL" prog show 2>/dev/null | grep -E ' name tse_'
-		"$BPFTOOL" link show 2>/dev/null | grep -E 'tse_'
+	local now
+
+	if ! grep -qs '^netns ' "$1"; then
+		echo "no snapshot in '$1' to compare with"
+		return 2
 	fi
+	now=$(system_state | sort) || { echo "cannot read the system state"; return 2; }
+	comm -13 "$1" - <<<"$now"
 }
 
-# Namespaces die asynchronously after the last fd closes: wait, bounded.
-wait_no_leftovers() {
-	local i
+# The leftover lines on stdin, each namespace with who holds it: the
+# processes in it or with a descriptor on it, if any.
+explain_leftovers() {
+	local line holders
 
-	for i in $(seq 1 100); do
-		[ -z "$(leftovers)" ] && return 0
+	while read -r line; do
+		case $line in
+		netns\ *)
+			holders=$(find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 \
+					-lname 'net:*' -printf '%l %h\n' 2>/dev/null |
+				awk -v ns="${line#netns }" '$1 == ns { split($2, p, "/"); print p[3] }' |
+				sort -un | while read -r pid; do
+					echo "$(cat "/proc/$pid/comm" 2>/dev/null)[$pid]"
+				done | paste -sd' ')
+			echo "$line, held by ${holders:-no process (a bind mount?)}" ;;
+		*)	echo "$line" ;;
+		esac
+	done
+}
+
+# Namespaces and BPF objects die asynchronously after the last reference
+# goes: wait for the leftovers to go, bounded (10 s); print what stays.
+# One look takes about a second here (bpftool), hence a deadline.
+wait_no_leftovers() {
+	local end left
+
+	end=$((SECONDS + 10))
+	while :; do
+		left=$(leftovers "$1")
+		case $?,$left in
+		0,)	return 0 ;;
+		2,*)	break ;;
+		esac
+		[ "$SECONDS" -ge "$end" ] && break
 		sleep 0.1
 	done
-	leftovers
+	explain_leftovers <<<"$left"
 	return 1
 }
 

@@ -3,17 +3,20 @@
 # The project's own tests (make check). They do not assume how the running
 # kernel treats re-injected packets: that is the suite's job. They check
 # that the suite builds, lists every test with a verdict, explains each
-# failure, passes its controls, cleans up, and tells kernels apart.
+# failure, passes its controls, cleans up, and tells kernels apart; and
+# that these checks fail when fed broken input (tests/selftest.sh).
 # CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots).
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/selftest.sh"
 
 OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+trap 'selftests_cleanup; rm -rf "$OUT"' EXIT
 
 run_suite() {
 	local start end
 
+	snapshot "$OUT/before" || echo "# cannot take a snapshot of namespaces and BPF objects"
 	start=$(date +%s.%N)
 	"$SUITE" >"$OUT/tap" 2>&1
 	echo $? >"$OUT/rc"
@@ -30,11 +33,9 @@ t_builds() {
 t_lists_every_test() {
 	local missing
 
-	missing=$(expected_tests | while read -r t; do
-		grep -q "^$t " "$OUT/verdicts" || echo "$t"
-	done)
-	[ -z "$missing" ] && pass "every scenario has a verdict" ||
-		fail "no verdict for: $missing"
+	missing=$(missing_verdicts "$OUT/verdicts") && [ -z "$missing" ] &&
+		pass "every test the suite lists (-l) has a verdict" ||
+		fail "no verdict for: $(echo $missing)"
 }
 
 t_exit_code_matches_tap() {
@@ -76,7 +77,7 @@ t_bounded() {
 	local s
 
 	s=$(cat "$OUT/seconds")
-	awk -v s="$s" 'BEGIN { exit !(s < 60) }' &&
+	within_limit "$s" 60 &&
 		pass "whole run took ${s}s (limit 60s)" ||
 		fail "whole run took ${s}s, over 60s"
 }
@@ -84,9 +85,9 @@ t_bounded() {
 t_cleans_up() {
 	local left
 
-	left=$(wait_no_leftovers)
-	[ -z "$left" ] && pass "nothing left behind (netns, links, BPF)" ||
-		fail "left behind: $left"
+	left=$(wait_no_leftovers "$OUT/before") &&
+		pass "nothing left behind (network namespaces, devices, BPF programs, links, maps)" ||
+		fail "left behind: $(echo $left)"
 }
 
 t_test_progs_agrees() {
@@ -132,6 +133,8 @@ main() {
 	t_bounded
 	t_cleans_up
 	t_test_progs_agrees
+	# The checks above, fed broken input, must fail (tests/selftest.sh).
+	selftests
 	if [ "${CHECK_VM:-1}" != 0 ]; then
 		t_vm_matrix
 		t_vm_test_progs_matrix

@@ -1,0 +1,364 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Self-tests of the project's own checks. A check that cannot fail proves
+# nothing: each one here is fed broken input (an empty or missing file, a
+# leaked namespace, a fake test_progs, a mutant that did not boot) and
+# must fail, and fed good input and must pass. Nothing is booted and the
+# suite is not run: make check (tests/run.sh) calls selftests, and
+# "bash tests/selftest.sh" runs them alone (as root: the leftover checks
+# make a namespace and load a BPF program).
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# expect fail|pass WHAT CMD...: CMD, fed WHAT, must fail (or pass).
+expect() {
+	local want=$1 what=$2 got=pass
+
+	shift 2
+	"$@" >"$ST/out" 2>&1 || got=fail
+	if [ "$got" = "$want" ]; then
+		pass "self-test: $what: ${want/%s/se}s"
+	else
+		fail "self-test: $what: ${got/%s/se}s, should ${want}"
+		sed 's/^/# /' "$ST/out" | head -8
+	fi
+}
+
+# Run a command in a subshell that holds vm/vmtest.sh's functions, with
+# its results and expectations in the scratch folder.
+in_vmtest() {
+	(
+		. "$TOP/vm/vmtest.sh"
+		RESULTS=$ST/vm
+		EXPECTED=$ST/vm/expected
+		"$@"
+	)
+}
+
+# A column's NAME.cells and NAME.fill, as run_column leaves them: cells
+# from stdin, FILL as fill_for gives it.
+column() {
+	mkdir -p "$ST/vm"
+	cat >"$ST/vm/$1.cells"
+	echo "$2" >"$ST/vm/$1.fill"
+}
+
+# The matrix of columns "$@" from their cells, then the verdict on it.
+judge_columns() {
+	matrix "$@" >"$RESULTS/matrix.txt" && judge "$RESULTS/matrix.txt" "$@"
+}
+
+st_rows() {
+	local got
+
+	got=$(printf '%s\n' egress_mirred.ipv4.verdict tc_skip_egress.ipv6.egress_mirred \
+		tc_redirect_ifb/egress_100_filters_ipv4 peer_ingress_once.ipv6 |
+		awk -f "$TOP/vm/rows.awk" -f <(echo '{ print tse_row($1) }') | paste -sd' ')
+	expect pass "rows.awk maps both harness namings and test_progs names" \
+		test "$got" = "egress_mirred.ipv4 egress_mirred.ipv6 egress_100_filters.ipv4 peer_ingress_once.ipv6"
+}
+
+# A stand-in for the suite binary: -l prints the listing in $ST/list.
+fake_suite() {
+	cat >"$ST/suite" <<-EOF
+	#!/bin/bash
+	[ "\$1" = -l ] && cat "$ST/list" >&2 && exit 4
+	cat "$ST/tap"
+	EOF
+	chmod +x "$ST/suite"
+}
+
+# The harness's -l layout: "%-20s %-25s %s" of fixture, variant, test.
+harness_list() {
+	printf '%-20s %-25s %s\n' "# FIXTURE" VARIANT TEST global "" ""
+	echo --------------------------------------------------------------------------------
+	printf '%-20s %-25s %s\n' "$@"
+}
+
+# The check of run.sh's t_lists_every_test, on $ST/verdicts.
+no_verdict_missing() {
+	local missing
+
+	missing=$(missing_verdicts "$ST/verdicts") && [ -z "$missing" ]
+}
+
+st_expected_tests() {
+	local SUITE=$ST/suite
+
+	fake_suite
+	printf 'egress_mirred.ipv4 pass\negress_mirred.ipv6 fail:reclassified\n' >"$ST/verdicts"
+	harness_list egress_mirred ipv4 verdict "" ipv6 "" >"$ST/list"
+	expect pass "every listed test (one fixture per scenario) has a verdict" \
+		no_verdict_missing
+	harness_list tc_skip_egress ipv4 egress_mirred "" ipv6 "" >"$ST/list"
+	expect pass "every listed test (one fixture, a TEST_F per scenario) has a verdict" \
+		no_verdict_missing
+	harness_list tc_skip_egress ipv4 egress_mirred "" ipv6 peer_ingress_once >"$ST/list"
+	expect fail "a listed test without a verdict" \
+		no_verdict_missing
+	: >"$ST/list"
+	expect fail "a suite that lists no tests" \
+		no_verdict_missing
+}
+
+st_repeat_and_time() {
+	: >"$ST/empty1"
+	: >"$ST/empty2"
+	echo "egress_mirred.ipv4 pass" >"$ST/v1"
+	echo "egress_mirred.ipv4 fail:reclassified" >"$ST/v2"
+	expect fail "repeat check, two empty verdict lists" same_verdicts "$ST/empty1" "$ST/empty2"
+	expect fail "repeat check, a missing verdict list" same_verdicts "$ST/v1" "$ST/nosuch"
+	expect fail "repeat check, different verdicts" same_verdicts "$ST/v1" "$ST/v2"
+	expect pass "repeat check, the same verdicts" same_verdicts "$ST/v1" "$ST/v1"
+	expect fail "bounded-time check, an empty time" within_limit "" 60
+	expect fail "bounded-time check, a time that is no number" within_limit "took" 60
+	expect fail "bounded-time check, a time over the limit" within_limit 61.5 60
+	expect pass "bounded-time check, a time within the limit" within_limit 2.2 15
+}
+
+st_compare() {
+	local cmp=$TOP/vm/compare.awk exp=$TOP/vm/expected-matrix.txt
+
+	: >"$ST/empty"
+	grep -v '^#' "$exp" | awk 'NF { print $1, $2 }' >"$ST/stock"
+	sed '2s/ [^ ]*$/ pass-or-not/' "$ST/stock" >"$ST/stock-changed"
+	expect fail "compare.awk, an empty actual matrix" awk -f "$cmp" "$exp" "$ST/empty"
+	expect fail "compare.awk, a missing actual matrix" awk -f "$cmp" "$exp" "$ST/nosuch"
+	expect fail "compare.awk, an empty expected matrix" awk -f "$cmp" "$ST/empty" "$ST/stock"
+	expect fail "compare.awk, a header and no rows" awk -f "$cmp" "$exp" <(head -1 "$ST/stock")
+	expect fail "compare.awk, one cell changed" awk -f "$cmp" "$exp" "$ST/stock-changed"
+	expect pass "compare.awk, the expected stock column" awk -f "$cmp" "$exp" "$ST/stock"
+}
+
+st_vmtest_judge() {
+	rm -rf "$ST/vm"
+	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
+		column stock missing
+	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 fail:reclassified\n' |
+		column ingress-noskip missing
+	expect fail "vmtest, the expected matrix missing" in_vmtest judge_columns stock
+	printf 'test stock\negress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' \
+		>"$ST/vm/expected"
+	expect pass "vmtest, a matrix as expected" in_vmtest judge_columns stock
+	expect pass "vmtest, a mutant killed" in_vmtest judge_columns stock ingress-noskip
+	: | column stock missing
+	expect fail "vmtest, a column with no verdicts" in_vmtest judge_columns stock
+	printf 'egress_mirred.ipv4 pass\ningress_mirred.ipv4 pass\n' | column stock missing
+	expect fail "vmtest, a cell that differs" in_vmtest judge_columns stock
+	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
+		column stock missing
+	column ingress-noskip missing <"$ST/vm/stock.cells"
+	expect fail "vmtest, a mutant that survived" in_vmtest judge_columns stock ingress-noskip
+	: | column ingress-noskip fail:boot
+	expect fail "vmtest, a mutant that did not boot" in_vmtest judge_columns stock ingress-noskip
+	grep -q '^BROKEN mutant ingress-noskip: no verdict: .*fail:boot' "$ST/out" ||
+		fail "self-test: a mutant that did not boot is not reported BROKEN: $(cat "$ST/out")"
+	echo 'egress_mirred.ipv4 pass' | column ingress-noskip fail:crash
+	expect fail "vmtest, a mutant that crashed half way" in_vmtest judge_columns stock ingress-noskip
+	echo 'egress_mirred.ipv4 pass' | column ingress-noskip fail:timeout
+	expect fail "vmtest, a mutant that timed out half way" in_vmtest judge_columns stock ingress-noskip
+	echo 'egress_mirred.ipv4 pass' | column ingress-noskip missing
+	expect fail "vmtest, a mutant with a row missing" in_vmtest judge_columns stock ingress-noskip
+	: | column ingress-noskip fail:build
+	expect fail "vmtest, a mutant that did not build" in_vmtest judge_columns stock ingress-noskip
+}
+
+# A stand-in for test_progs in a scratch BUILD: writes $ST/tp/NAME.json as
+# its -J summary, NAME being the one subtest's name (-a tc_redirect_ifb/x)
+# where there is such a file, else "all". No file, no summary.
+fake_test_progs() {
+	mkdir -p "$ST/tp/test_progs" "$ST/tp/net/tc_skip_egress"
+	cat >"$ST/tp/test_progs/test_progs" <<-EOF
+	#!/bin/bash
+	while [ \$# -gt 0 ]; do
+		case \$1 in
+		-a) names=\$2; shift ;;
+		-J) json=\$2; shift ;;
+		esac
+		shift
+	done
+	echo "#1/1     tc_redirect_ifb/egress_mirred_ipv4:OK"
+	names=\${names#*/}
+	[ -f "$ST/tp/\$names.json" ] || names=all
+	[ -f "$ST/tp/\$names.json" ] && cp "$ST/tp/\$names.json" "\$json"
+	exit 0
+	EOF
+	chmod +x "$ST/tp/test_progs/test_progs"
+	rm -f "$ST"/tp/*.json
+}
+
+# test_progs-tap.sh on rows egress_mirred.ipv4 and ingress_mirred.ipv4.
+tp_tap() {
+	BUILD=$ST/tp "$TOP/mk/test_progs-tap.sh" -t egress_mirred.ipv4 \
+		-t ingress_mirred.ipv4 >"$ST/tp/tap"
+}
+
+# ... and its TAP gives these verdicts.
+tp_tap_says() {
+	tp_tap
+	[ "$(tap_verdicts <"$ST/tp/tap" | paste -sd' ')" = "$*" ]
+}
+
+st_test_progs_tap() {
+	local failed='{"name":"egress_mirred_ipv4","number":1,"failed":true,"message":"clsact counted 10\ndiagnosis: reclassified\n"}'
+
+	fake_test_progs
+	expect fail "test_progs-tap, text and no JSON summary" tp_tap
+	echo '{"success":1,"success_subtest":0,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	expect fail "test_progs-tap, a summary where nothing ran" tp_tap
+	echo '{"success":1,"success_subtest":2,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	expect pass "test_progs-tap, two subtests passed" \
+		tp_tap_says egress_mirred.ipv4 pass ingress_mirred.ipv4 pass
+	echo '{"success":0,"success_subtest":1,"skipped":0,"failed":1,"results":[{"name":"tc_redirect_ifb","number":1,"failed":true,"message":"","subtests":['"$failed"']}]}' >"$ST/tp/all.json"
+	expect fail "test_progs-tap, a subtest failed" tp_tap
+	expect pass "test_progs-tap, a failed subtest's diagnosis" \
+		tp_tap_says egress_mirred.ipv4 fail:reclassified ingress_mirred.ipv4 pass
+	echo '{"success":1,"success_subtest":1,"skipped":1,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	echo '{"success":1,"success_subtest":1,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/egress_mirred_ipv4.json"
+	echo '{"success":1,"success_subtest":0,"skipped":1,"failed":0,"results":[]}' >"$ST/tp/ingress_mirred_ipv4.json"
+	expect pass "test_progs-tap, a skip found by running the subtests alone" \
+		tp_tap_says egress_mirred.ipv4 pass ingress_mirred.ipv4 skip
+	echo '{"success":1,"success_subtest":0,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/ingress_mirred_ipv4.json"
+	expect fail "test_progs-tap, a subtest that does not run alone" tp_tap
+}
+
+# test_progs-check.sh with a stand-in kselftest binary that prints $ST/tap.
+st_test_progs_check() {
+	fake_test_progs
+	fake_suite
+	cp "$ST/suite" "$ST/tp/net/tc_skip_egress/tc_skip_egress"
+	harness_list egress_mirred ipv4 verdict >"$ST/list"
+	printf 'ok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
+	echo '{"success":1,"success_subtest":1,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	expect pass "test_progs-check, both front ends pass" \
+		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
+	printf '# diagnosis: reclassified\nnot ok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
+	expect fail "test_progs-check, the front ends disagree" \
+		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
+	echo '{"success":1,"success_subtest":0,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	: >"$ST/tap"
+	expect fail "test_progs-check, neither front end ran anything" \
+		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
+}
+
+# Hold a new network namespace, with no name: a process in it, LEAK,
+# until it is killed. Returns once the process is in the namespace.
+leak_netns() {
+	local end=$((SECONDS + 5))
+
+	unshare -n sleep 600 &
+	LEAK=$!
+	until [ "$(readlink "/proc/$LEAK/ns/net")" != "$(readlink /proc/self/ns/net)" ]; do
+		kill -0 "$LEAK" 2>/dev/null && [ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+
+# Kill the process that holds a leaked namespace or program.
+end_leak() {
+	[ -n "$LEAK" ] || return 0
+	kill "$LEAK" 2>/dev/null
+	wait "$LEAK" 2>/dev/null
+	LEAK=
+}
+
+# Hold BPF programs pinned in a bpffs that only a private mount namespace
+# sees, LEAK holding that; nothing stays on the host once it is killed.
+leak_bpf_prog() {
+	local obj=${SUITE%/*}/test_tc_redirect_ifb.bpf.o end=$((SECONDS + 10))
+
+	mkdir -p "$ST/bpffs"
+	unshare -m --propagation private bash -c '
+		mount -t bpf bpf "$1" && "$2" prog load "$3" "$1/leak" &&
+			echo "loaded prog $("$2" -j prog show pinned "$1/leak" | jq .id) " &&
+			exec sleep 600' _ "$ST/bpffs" "$BPFTOOL" "$obj" >"$ST/bpf-loaded" 2>&1 &
+	LEAK=$!
+	until grep -q '^loaded prog [0-9]' "$ST/bpf-loaded"; do
+		kill -0 "$LEAK" 2>/dev/null && [ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+
+# The leftover check, judged on one THING ($2, a line's start): fails
+# while THING is among the leftovers since the snapshot FILE ($1). Other
+# users of the machine may come and go meanwhile: only THING counts here.
+clean_of() {
+	local left
+
+	left=$(leftovers "$1")
+	[ $? -lt 2 ] || return 1
+	! grep -F "$2" <<<"$left"
+}
+
+# ... and until THING has gone, bounded (10 s).
+wait_clean_of() {
+	local end=$((SECONDS + 10))
+
+	until clean_of "$@"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
+# The leftover check: a snapshot before, leftovers after. What it finds
+# must be what "ip netns" and the names of links cannot show.
+st_leftovers() {
+	local thing
+
+	if [ "$(id -u)" -ne 0 ]; then
+		fail "self-test: leftover checks need root"
+		return
+	fi
+	expect fail "leftover check, no snapshot to compare with" wait_no_leftovers "$ST/nosuch"
+	snapshot "$ST/before" || { fail "self-test: cannot take a snapshot"; return; }
+	if leak_netns; then
+		thing="netns $(readlink "/proc/$LEAK/ns/net")"
+		expect fail "leftover check, a namespace with no name left behind" \
+			clean_of "$ST/before" "$thing"
+		end_leak
+		expect pass "leftover check, the namespace gone" \
+			wait_clean_of "$ST/before" "$thing"
+	else
+		fail "self-test: could not make a namespace to leak"
+	fi
+	end_leak
+	if leak_bpf_prog; then
+		thing=$(sed -n 's/^loaded //p' "$ST/bpf-loaded")
+		expect fail "leftover check, a pinned BPF program left behind" \
+			clean_of "$ST/before" "$thing"
+		end_leak
+		expect pass "leftover check, the BPF program gone" \
+			wait_clean_of "$ST/before" "$thing"
+	else
+		fail "self-test: could not load a BPF program to leak: $(cat "$ST/bpf-loaded")"
+	fi
+	end_leak
+}
+
+# Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
+selftests_cleanup() {
+	end_leak
+	[ -n "${ST:-}" ] && rm -rf "$ST"
+	ST=
+}
+
+selftests() {
+	ST=$(mktemp -d)
+	LEAK=
+	st_rows
+	st_expected_tests
+	st_repeat_and_time
+	st_compare
+	st_vmtest_judge
+	st_test_progs_tap
+	st_test_progs_check
+	st_leftovers
+	selftests_cleanup
+}
+
+LEAK=
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	trap selftests_cleanup EXIT
+	selftests
+	summary
+fi
