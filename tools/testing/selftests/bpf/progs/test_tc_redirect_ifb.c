@@ -12,87 +12,145 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
+#include <linux/tcp.h>
 #include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
 #include "test_tc_redirect_ifb.h"
 
-/* Set by the loader before load; a global, so that no map lookup is needed. */
-struct tse_config cfg;
-struct tse_counters counters;
+#define VLAN_HLEN	4
+
+/* Set by the loader before load. */
+const volatile struct tse_config cfg = {};
+struct tse_counters counters = {};
+
+/* What a packet is to the counters. */
+enum tse_kind {
+	TSE_KIND_OTHER,		/* background, or a fence */
+	TSE_KIND_UDP,		/* a test datagram: pkt->flow, pkt->seq */
+	TSE_KIND_TCP,		/* a segment of the TCP stream */
+};
 
 struct tse_packet {
 	__u32 flow;
 	__u32 seq;
 };
 
-static __always_inline int l4_offset(struct __sk_buff *skb, __u32 *off)
+/* The L3 protocol and offset, past an in-band 802.1Q tag if there is one. */
+static __always_inline int l3_offset(struct __sk_buff *skb, __u16 *proto,
+				     __u32 *off)
+{
+	__be16 inner;
+
+	*proto = skb->protocol;
+	*off = ETH_HLEN;
+	if (*proto != bpf_htons(ETH_P_8021Q))
+		return 0;
+	if (bpf_skb_load_bytes(skb, ETH_HLEN + 2, &inner, sizeof(inner)))
+		return -1;
+	*proto = inner;
+	*off += VLAN_HLEN;
+	return 0;
+}
+
+/* The L4 protocol and offset of an IPv4 or IPv6 packet. */
+static __always_inline int l4_offset(struct __sk_buff *skb, __u8 *l4,
+				     __u32 *off)
 {
 	struct ipv6hdr ip6;
 	struct iphdr ip;
+	__u16 proto;
 
-	if (skb->protocol == bpf_htons(ETH_P_IP)) {
-		if (bpf_skb_load_bytes(skb, ETH_HLEN, &ip, sizeof(ip)))
+	if (l3_offset(skb, &proto, off))
+		return -1;
+	if (proto == bpf_htons(ETH_P_IP)) {
+		if (bpf_skb_load_bytes(skb, *off, &ip, sizeof(ip)))
 			return -1;
-		if (ip.ihl != 5 || ip.protocol != IPPROTO_UDP)
-			return -1;
-		*off = ETH_HLEN + sizeof(ip);
+		*l4 = ip.protocol;
+		*off += ip.ihl * 4;
 		return 0;
 	}
-	if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
-		if (bpf_skb_load_bytes(skb, ETH_HLEN, &ip6, sizeof(ip6)))
+	if (proto == bpf_htons(ETH_P_IPV6)) {
+		if (bpf_skb_load_bytes(skb, *off, &ip6, sizeof(ip6)))
 			return -1;
-		if (ip6.nexthdr != IPPROTO_UDP)
-			return -1;
-		*off = ETH_HLEN + sizeof(ip6);
+		*l4 = ip6.nexthdr;
+		*off += sizeof(ip6);
 		return 0;
 	}
 	return -1;
 }
 
-/* Is this a test packet, and of which flow and sequence number? */
-static __always_inline bool parse_test_packet(struct __sk_buff *skb,
+static __always_inline enum tse_kind udp_kind(struct __sk_buff *skb, __u32 off,
 					      struct tse_packet *pkt)
 {
 	struct tse_payload payload;
 	struct udphdr udp;
-	__u32 off;
 
-	if (l4_offset(skb, &off))
-		return false;
 	if (bpf_skb_load_bytes(skb, off, &udp, sizeof(udp)) ||
 	    bpf_skb_load_bytes(skb, off + sizeof(udp), &payload, sizeof(payload)))
-		return false;
+		return TSE_KIND_OTHER;
 	if (payload.magic != bpf_htonl(TSE_MAGIC))
-		return false;
+		return TSE_KIND_OTHER;
 	pkt->seq = bpf_ntohl(payload.seq);
 	if (pkt->seq >= TSE_MAX_PKTS)
-		return false;
+		return TSE_KIND_OTHER;
 	for (pkt->flow = 0; pkt->flow < TSE_FLOWS; pkt->flow++)
 		if (udp.dest == bpf_htons(cfg.port[pkt->flow]))
-			return true;
-	return false;
+			return TSE_KIND_UDP;
+	return TSE_KIND_OTHER;
+}
+
+static __always_inline enum tse_kind tcp_kind(struct __sk_buff *skb, __u32 off)
+{
+	struct tcphdr tcp;
+
+	if (!cfg.tcp_port || bpf_skb_load_bytes(skb, off, &tcp, sizeof(tcp)))
+		return TSE_KIND_OTHER;
+	return tcp.dest == bpf_htons(cfg.tcp_port) ? TSE_KIND_TCP : TSE_KIND_OTHER;
+}
+
+/* Is this a test packet, and which one? */
+static __always_inline enum tse_kind classify(struct __sk_buff *skb,
+					      struct tse_packet *pkt)
+{
+	__u32 off;
+	__u8 l4;
+
+	if (l4_offset(skb, &l4, &off))
+		return TSE_KIND_OTHER;
+	if (l4 == IPPROTO_UDP)
+		return udp_kind(skb, off, pkt);
+	if (l4 == IPPROTO_TCP)
+		return tcp_kind(skb, off);
+	return TSE_KIND_OTHER;
+}
+
+static __always_inline __u32 *seen(enum tse_hook hook, struct tse_packet *pkt)
+{
+	return &counters.seen[hook][pkt->flow & 1][pkt->seq & (TSE_MAX_PKTS - 1)];
 }
 
 /*
- * Count one run of @hook; returns the count so far for this packet. The
- * add's own return value is not used: without alu32 atomics (-mcpu=v2),
- * only a plain atomic add is available.
+ * Count one run of @hook. The add's own return value is not used: without
+ * alu32 atomics (-mcpu=v2), only a plain atomic add is available.
  */
-static __always_inline __u32 count(struct __sk_buff *skb, enum tse_hook hook,
-				   struct tse_packet *pkt)
+static __always_inline enum tse_kind count(struct __sk_buff *skb,
+					   enum tse_hook hook,
+					   struct tse_packet *pkt)
 {
-	__u32 *n;
+	enum tse_kind kind = classify(skb, pkt);
 
-	if (!parse_test_packet(skb, pkt)) {
+	if (kind == TSE_KIND_UDP) {
+		__sync_fetch_and_add(seen(hook, pkt), 1);
+	} else if (kind == TSE_KIND_TCP) {
+		__sync_fetch_and_add(&counters.tcp.skbs[hook], 1);
+		__sync_fetch_and_add(&counters.tcp.segs[hook],
+				     skb->gso_segs ? skb->gso_segs : 1);
+	} else {
 		__sync_fetch_and_add(&counters.other[hook], 1);
-		pkt->flow = TSE_FLOWS;
-		return 0;
 	}
-	n = &counters.seen[hook][pkt->flow & 1][pkt->seq & (TSE_MAX_PKTS - 1)];
-	__sync_fetch_and_add(n, 1);
-	return *n;
+	return kind;
 }
 
 /* Counters return "unspec" so that classification goes on to the next filter. */
@@ -123,13 +181,47 @@ int tse_count_peer(struct __sk_buff *skb)
 	return TC_ACT_UNSPEC;
 }
 
+SEC("tc")
+int tse_count_in(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+
+	count(skb, TSE_HOOK_IN, &pkt);
+	return TC_ACT_UNSPEC;
+}
+
+SEC("tc")
+int tse_count_lower(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+
+	count(skb, TSE_HOOK_LOWER, &pkt);
+	return TC_ACT_UNSPEC;
+}
+
+/*
+ * A filter of the root qdisc of the device ifb returns packets to: the
+ * first place that sees a packet after ifb on every kernel (the clsact hook
+ * is skipped where the fix is in). A packet counted here has left ifb.
+ */
+SEC("tc")
+int tse_count_reinject(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+
+	if (count(skb, TSE_HOOK_REINJECT, &pkt) == TSE_KIND_UDP &&
+	    pkt.flow == TSE_FLOW_REDIRECTED)
+		__sync_fetch_and_add(&counters.in_ifb, -1);
+	return TC_ACT_UNSPEC;
+}
+
 /* TC_ACT_REDIRECT and TCX_REDIRECT are the same value, so are the "next"s. */
 static __always_inline int redirect_ifb(struct __sk_buff *skb)
 {
 	struct tse_packet pkt;
+	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
 
-	count(skb, TSE_HOOK_REDIRECT, &pkt);
-	if (pkt.flow != TSE_FLOW_REDIRECTED)
+	if (kind != TSE_KIND_UDP || pkt.flow != TSE_FLOW_REDIRECTED)
 		return TC_ACT_UNSPEC;
 	return bpf_redirect(cfg.ifb_ifindex, 0);
 }
@@ -146,21 +238,51 @@ int tse_redirect_ifb_tcx(struct __sk_buff *skb)
 	return redirect_ifb(skb);
 }
 
+/* Redirected packets inside ifb now, and the most there were at once. */
+static __always_inline void track_batch(void)
+{
+	__u32 now;
+
+	__sync_fetch_and_add(&counters.in_ifb, 1);
+	now = counters.in_ifb;
+	if (now > counters.max_in_ifb)
+		counters.max_in_ifb = now;
+}
+
+static __always_inline void record_loop(enum tse_kind kind,
+					struct tse_packet *pkt)
+{
+	if (kind == TSE_KIND_TCP)
+		__sync_fetch_and_add(&counters.tcp.looped, 1);
+	else
+		__sync_fetch_and_add(&counters.looped[pkt->flow & 1]
+						     [pkt->seq & (TSE_MAX_PKTS - 1)], 1);
+}
+
 /*
- * Attached to ifb's own egress, which every packet passes on its way into
- * ifb. A packet that enters ifb more than loop_limit times is looping: drop
- * it here so the test ends, and record that it looped.
+ * Attached to each ifb's own egress, which every packet passes on its way
+ * into ifb. skb->mark counts a packet's entries into ifb (it survives the
+ * round trip, and a crossing into another namespace clears it): a packet
+ * that enters more than loop_limit times is looping. Drop it here so the
+ * test ends, and record that it looped.
  */
 SEC("tc")
 int tse_ifb_gate(struct __sk_buff *skb)
 {
+	bool in = cfg.ifb_in_ifindex && skb->ifindex == cfg.ifb_in_ifindex;
+	enum tse_hook hook = in ? TSE_HOOK_IFB_IN : TSE_HOOK_IFB;
 	struct tse_packet pkt;
-	__u32 entries = count(skb, TSE_HOOK_IFB, &pkt);
+	enum tse_kind kind = count(skb, hook, &pkt);
 
-	if (pkt.flow >= TSE_FLOWS || entries <= cfg.loop_limit)
+	if (kind == TSE_KIND_OTHER)
 		return TC_ACT_UNSPEC;
-	__sync_fetch_and_add(&counters.looped[pkt.flow & 1]
-					     [pkt.seq & (TSE_MAX_PKTS - 1)], 1);
+	if (kind == TSE_KIND_TCP && skb->gso_segs > 1)
+		__sync_fetch_and_add(&counters.tcp.gso_skbs, 1);
+	if (kind == TSE_KIND_UDP && !in && pkt.flow == TSE_FLOW_REDIRECTED)
+		track_batch();
+	if (++skb->mark <= cfg.loop_limit)
+		return TC_ACT_UNSPEC;
+	record_loop(kind, &pkt);
 	return TC_ACT_SHOT;
 }
 

@@ -5,16 +5,25 @@
 
 #include <linux/types.h>
 
-/* Test packets carry this payload; anything else on a hook is background. */
+/*
+ * Test datagrams carry this payload; anything else on a hook is background.
+ * A fence is a datagram sent after the test packets along the same path:
+ * it is counted as background, and its arrival means that every copy of an
+ * earlier packet has arrived too.
+ */
 #define TSE_MAGIC	0x74736531	/* "tse1" */
-#define TSE_MAX_PKTS	16		/* sequence numbers per flow, power of 2 */
+#define TSE_FENCE_MAGIC	0x74736566	/* "tsef" */
+#define TSE_MAX_PKTS	64		/* sequence numbers per flow, power of 2 */
 
 struct tse_payload {
 	__be32 magic;
 	__be32 seq;
 };
 
-/* The flow that the scenario redirects to ifb, and one that it leaves alone. */
+/*
+ * UDP flows that the scenario redirects to ifb, or leaves alone. TCP
+ * segments are counted per skb, since they carry no sequence of ours.
+ */
 enum tse_flow {
 	TSE_FLOW_REDIRECTED,
 	TSE_FLOW_UNRELATED,
@@ -27,20 +36,37 @@ enum tse_hook {
 	TSE_HOOK_TAIL,		/* last counting classifier before the redirect */
 	TSE_HOOK_REDIRECT,	/* the program that bpf_redirect()s to ifb */
 	TSE_HOOK_IFB,		/* ifb's own egress: every entry into ifb */
+	TSE_HOOK_IFB_IN,	/* the same on a second ifb, fed from ingress */
 	TSE_HOOK_PEER,		/* the receiving device's ingress */
+	TSE_HOOK_IN,		/* a router's input device, ingress */
+	TSE_HOOK_LOWER,		/* the lower device's egress under a vlan */
+	TSE_HOOK_REINJECT,	/* the root qdisc of the device ifb returns to */
 	TSE_HOOKS,
 };
 
 struct tse_config {
 	__u32 ifb_ifindex;	/* bpf_redirect() target */
+	__u32 ifb_in_ifindex;	/* the second ifb, if any */
 	__u32 loop_limit;	/* entries into ifb after which a packet is dropped */
 	__u16 port[TSE_FLOWS];	/* UDP destination port of each flow */
+	__u16 tcp_port;		/* TCP destination port of the stream */
+};
+
+/* Per hook, for the TCP stream: skbs, and segments they carry. */
+struct tse_tcp_counters {
+	__u32 skbs[TSE_HOOKS];
+	__u32 segs[TSE_HOOKS];
+	__u32 gso_skbs;		/* skbs with more than one segment, at the gate */
+	__u32 looped;
 };
 
 struct tse_counters {
 	__u32 seen[TSE_HOOKS][TSE_FLOWS][TSE_MAX_PKTS];
 	__u32 other[TSE_HOOKS];			/* packets of no test flow */
 	__u32 looped[TSE_FLOWS][TSE_MAX_PKTS];	/* dropped by the loop breaker */
+	struct tse_tcp_counters tcp;
+	__u32 in_ifb;		/* redirected packets between gate and root qdisc */
+	__u32 max_in_ifb;	/* the most of them at once: ifb's largest batch */
 };
 
 #endif /* __TEST_TC_REDIRECT_IFB_H */

@@ -4,11 +4,12 @@
  * independent places, and the checks that compare it with a correct kernel.
  *
  * - BPF counters (test_tc_redirect_ifb.c): how often each hook ran for each
- *   packet, how often it entered ifb, whether the loop breaker stopped it.
- * - Kernel counters over rtnetlink: the clsact qdisc's packet count on the
- *   hook under test, ifb's rx/tx/dropped counters and the receiving veth's
- *   rx counter.
- * - The receiver: which packets arrived, and how often.
+ *   packet, how often it entered each ifb, whether the loop breaker stopped
+ *   it, how many packets ifb held at once.
+ * - Kernel counters over rtnetlink (netlink.c): clsact qdisc packets, ifb's
+ *   rx and drops, veth rx/tx, the root qdisc's overlimits.
+ * - The receiver: which datagrams arrived and how often; the TCP stream's
+ *   bytes, their order, and the sender's retransmissions.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -17,263 +18,43 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
-#include <linux/gen_stats.h>
-#include <linux/if_link.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
 
 #include "tse_internal.h"
 
-struct nl_req {
-	struct nlmsghdr nh;
-	union {
-		struct ifinfomsg ifi;
-		struct tcmsg tcm;
-	};
-};
-
-static int nl_send(int fd, int type, int flags, int ifindex)
+static struct tse_counters *bpf_counters(struct tse_test *t)
 {
-	struct nl_req req = {
-		.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi)),
-		.nh.nlmsg_type = type,
-		.nh.nlmsg_flags = NLM_F_REQUEST | flags,
-	};
-
-	if (type == RTM_GETLINK) {
-		req.ifi.ifi_index = ifindex;
-	} else {
-		req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.tcm));
-		req.tcm.tcm_family = AF_UNSPEC;
-		req.tcm.tcm_ifindex = ifindex;
-	}
-	return send(fd, &req, req.nh.nlmsg_len, 0) < 0 ? -1 : 0;
+	return &t->skel->bss->counters;
 }
 
-static struct rtattr *rta_find(struct rtattr *rta, int len, int type)
+static const unsigned int *bpf_row(struct tse_test *t, enum tse_hook hook,
+				   enum tse_flow flow)
 {
-	for (; RTA_OK(rta, len); rta = RTA_NEXT(rta, len))
-		if (rta->rta_type == type)
-			return rta;
-	return NULL;
+	return bpf_counters(t)->seen[hook][flow];
 }
 
-static void parse_link(struct nlmsghdr *nh, struct rtnl_link_stats64 *st)
-{
-	struct ifinfomsg *ifi = NLMSG_DATA(nh);
-	struct rtattr *rta = rta_find(IFLA_RTA(ifi), IFLA_PAYLOAD(nh),
-				      IFLA_STATS64);
+/* How far a device's counter moved while the traffic ran. */
+#define DELTA(t, dev, field) \
+	((long long)((t)->after[dev].field - (t)->before[dev].field))
 
-	if (rta)
-		memcpy(st, RTA_DATA(rta), sizeof(*st));
-}
-
-/* Packets the clsact qdisc counted, if this message is the one of @ifindex. */
-static void parse_qdisc(struct nlmsghdr *nh, int ifindex, __u64 *pkts)
-{
-	struct tcmsg *tcm = NLMSG_DATA(nh);
-	int len = nh->nlmsg_len - NLMSG_LENGTH(sizeof(*tcm));
-	struct rtattr *kind, *stats, *basic;
-	struct gnet_stats_basic gb;
-
-	if (tcm->tcm_ifindex != ifindex)
-		return;
-	kind = rta_find(TCA_RTA(tcm), len, TCA_KIND);
-	if (!kind || strcmp(RTA_DATA(kind), "clsact"))
-		return;
-	stats = rta_find(TCA_RTA(tcm), len, TCA_STATS2);
-	if (!stats)
-		return;
-	basic = rta_find(RTA_DATA(stats), RTA_PAYLOAD(stats), TCA_STATS_BASIC);
-	if (!basic)
-		return;
-	memcpy(&gb, RTA_DATA(basic), sizeof(gb));
-	*pkts = gb.packets;
-}
-
-/* Ask rtnetlink; hand every reply message to the parser of its type. */
-static int nl_query(int fd, int type, int flags, int ifindex, void *out)
-{
-	char buf[32768];
-	struct nlmsghdr *nh;
-	int len;
-
-	if (nl_send(fd, type, flags, ifindex))
-		return -1;
-	for (;;) {
-		len = recv(fd, buf, sizeof(buf), 0);
-		if (len <= 0)
-			return -1;
-		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, len);
-		     nh = NLMSG_NEXT(nh, len)) {
-			if (nh->nlmsg_type == NLMSG_DONE)
-				return 0;
-			if (nh->nlmsg_type == NLMSG_ERROR)
-				return ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
-			if (nh->nlmsg_type == RTM_NEWLINK)
-				parse_link(nh, out);
-			else if (nh->nlmsg_type == RTM_NEWQDISC)
-				parse_qdisc(nh, ifindex, out);
-		}
-		if (!(flags & NLM_F_DUMP))
-			return 0;
-	}
-}
-
-static int link_stats(struct tse_test *t, enum tse_side side, int ifindex,
-		      struct rtnl_link_stats64 *st)
-{
-	memset(st, 0, sizeof(*st));
-	return nl_query(t->nl[side], RTM_GETLINK, 0, ifindex, st);
-}
-
-int tse_kstats_read(struct tse_test *t, struct tse_kstats *ks)
-{
-	struct rtnl_link_stats64 ifb, vb;
-	int side;
-
-	memset(ks, 0, sizeof(*ks));
-	for (side = 0; side < TSE_SIDES; side++)
-		if (nl_query(t->nl[side], RTM_GETQDISC, NLM_F_DUMP,
-			     t->ifindex[side], &ks->clsact_pkts[side]))
-			return tse_setup_error(t, "read qdisc stats");
-	if (link_stats(t, t->ifb_side, t->ifb_ifindex, &ifb) ||
-	    link_stats(t, TSE_RECEIVER, t->ifindex[TSE_RECEIVER], &vb))
-		return tse_setup_error(t, "read link stats");
-	ks->ifb_rx = ifb.rx_packets;
-	ks->ifb_dropped = ifb.rx_dropped + ifb.tx_dropped;
-	ks->peer_rx = vb.rx_packets;
-	return 0;
-}
-
-static unsigned int *bpf_row(struct tse_test *t, enum tse_hook hook,
-			     enum tse_flow flow)
-{
-	return t->skel->bss->counters.seen[hook][flow];
-}
-
-/* Packets with an outcome: delivered, stopped as looping, dropped by ifb. */
-unsigned int tse_outcomes(struct tse_test *t)
-{
-	struct tse_counters *c = &t->skel->bss->counters;
-	unsigned int done = 0;
-	struct tse_kstats now;
-	int flow, seq;
-
-	for (flow = 0; flow < TSE_FLOWS; flow++)
-		for (seq = 0; seq < TSE_PKTS; seq++)
-			done += t->sends[flow] && (t->delivered[flow][seq] ||
-						   c->looped[flow][seq]);
-	if (!tse_kstats_read(t, &now))
-		done += now.ifb_dropped - t->before.ifb_dropped;
-	return done;
-}
-
-static struct tse_check *new_check(struct tse_test *t, const char *what)
-{
-	struct tse_result *res = t->res;
-	struct tse_check *c;
-
-	if (res->nr_checks == TSE_MAX_CHECKS)
-		return NULL;
-	c = &res->checks[res->nr_checks++];
-	memset(c, 0, sizeof(*c));
-	snprintf(c->what, sizeof(c->what), "%s", what);
-	return c;
-}
-
-static void record(struct tse_test *t, struct tse_check *c)
-{
-	if (tse_check_ok(c) || t->res->status != TSE_PASS)
-		return;
-	t->res->status = TSE_FAIL;
-	t->res->diagnosis = c->word;
-}
-
-const struct tse_meaning tse_reclassified = {
-	"reclassified", "packets re-injected by ifb are classified again"
-};
-const struct tse_meaning tse_skipped = {
-	"skipped", "the hook let packets pass unclassified: a skip meant for re-injected packets reached them"
-};
-const struct tse_meaning tse_looped = {
-	"looped", "re-injected packets are redirected to ifb again, without end"
-};
-const struct tse_meaning tse_not_redirected = {
-	"not-redirected", "packets that should pass through ifb did not"
-};
-const struct tse_meaning tse_duplicated = {
-	"duplicated", "the receiver got packets more than once"
-};
-const struct tse_meaning tse_not_delivered = {
-	"not-delivered", "packets were lost on the way to the receiver"
-};
-
-/* A failed check's diagnosis depends on whether it saw too much or too little. */
-static void set_meaning(struct tse_check *c, const struct tse_meaning *more,
-			const struct tse_meaning *less)
-{
-	const struct tse_meaning *m = c->got > c->want ? more : less;
-
-	c->word = m->word;
-	c->meaning = m->meaning;
-}
-
-/* Every packet of @flow must have been counted @want times in @row. */
-void tse_expect_each(struct tse_test *t, const char *what,
-		     const unsigned int *row, unsigned int want,
-		     const struct tse_meaning *more,
-		     const struct tse_meaning *less)
-{
-	struct tse_check *c = new_check(t, what);
-	int seq;
-
-	if (!c)
-		return;
-	c->want = want;
-	c->got = want;
-	c->total = TSE_PKTS;
-	for (seq = 0; seq < TSE_PKTS; seq++) {
-		if (row[seq] == want)
-			continue;
-		if (!c->bad++)
-			c->got = row[seq];
-	}
-	set_meaning(c, more, less);
-	record(t, c);
-}
-
-void tse_expect(struct tse_test *t, const char *what, long long got,
-		long long want, const struct tse_meaning *more,
-		const struct tse_meaning *less)
-{
-	struct tse_check *c = new_check(t, what);
-
-	if (!c)
-		return;
-	c->got = got;
-	c->want = want;
-	set_meaning(c, more, less);
-	record(t, c);
-}
-
-void tse_expect_hook(struct tse_test *t, const char *what, enum tse_hook hook,
-		     enum tse_flow flow, unsigned int want)
+/* @hook ran @want times for each packet of @flow. */
+static void tse_expect_hook(struct tse_test *t, const char *what,
+			    enum tse_hook hook, enum tse_flow flow,
+			    unsigned int want)
 {
 	tse_expect_each(t, what, bpf_row(t, hook, flow), want,
 			&tse_reclassified, &tse_skipped);
 }
 
 /* Outcomes that end a packet's way early come first: they explain the rest. */
-void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow)
+static void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow)
 {
-	unsigned int *looped = t->skel->bss->counters.looped[flow];
-	unsigned int seq, n = 0;
+	const unsigned int *looped = bpf_counters(t)->looped[flow];
+	unsigned int n = 0;
 	char what[96];
+	int seq;
 
-	for (seq = 0; seq < TSE_PKTS; seq++)
+	for (seq = 0; seq < t->pkts; seq++)
 		n += looped[seq];
 	snprintf(what, sizeof(what),
 		 "packets stopped by the loop breaker after %d entries into ifb",
@@ -281,28 +62,45 @@ void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow)
 	tse_expect(t, what, n, 0, &tse_looped, &tse_looped);
 }
 
-void tse_expect_ifb_kept(struct tse_test *t)
+static void expect_ifb_kept(struct tse_test *t, enum tse_dev ifb)
 {
-	static const struct tse_meaning dropped = {
-		"dropped-by-ifb",
-		"ifb dropped redirected packets: the redirect left skb_iif 0 (bpf_redirect does not set it), so ifb has no device to return them to"
-	};
+	char what[96];
 
-	tse_expect(t, "packets ifb dropped (rx_dropped + tx_dropped)",
-		   t->after.ifb_dropped - t->before.ifb_dropped, 0,
-		   &dropped, &dropped);
+	snprintf(what, sizeof(what), "packets %s dropped (rx_dropped + tx_dropped)",
+		 tse_dev(t, ifb));
+	tse_expect(t, what, DELTA(t, ifb, dropped), 0, &tse_dropped_by_ifb,
+		   &tse_dropped_by_ifb);
 }
 
-/* Each redirected packet enters ifb once: BPF on ifb and ifb's rx agree. */
-void tse_expect_ifb_once(struct tse_test *t)
+static void tse_expect_ifb_kept(struct tse_test *t)
 {
-	tse_expect_each(t, "entries into ifb per packet (BPF on ifb egress)",
-			bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 1,
-			&tse_looped,
-			&tse_not_redirected);
-	tse_expect(t, "packets ifb received (ifb rx_packets)",
-		   t->after.ifb_rx - t->before.ifb_rx, TSE_PKTS,
-		   &tse_looped, &tse_not_redirected);
+	expect_ifb_kept(t, TSE_IFB);
+	if (t->ifindex[TSE_IFB_IN])
+		expect_ifb_kept(t, TSE_IFB_IN);
+}
+
+/* Each redirected packet enters @ifb once: BPF on ifb and ifb's rx agree. */
+static void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
+{
+	enum tse_hook gate = ifb == TSE_IFB_IN ? TSE_HOOK_IFB_IN : TSE_HOOK_IFB;
+	char what[96];
+
+	snprintf(what, sizeof(what), "entries into %s per packet (BPF on its egress)",
+		 tse_dev(t, ifb));
+	tse_expect_each(t, what, bpf_row(t, gate, TSE_FLOW_REDIRECTED), 1,
+			&tse_looped, &tse_not_redirected);
+	snprintf(what, sizeof(what), "test packets %s received (rx_packets)",
+		 tse_dev(t, ifb));
+	tse_expect(t, what, DELTA(t, ifb, rx) - bpf_counters(t)->other[gate],
+		   t->pkts, &tse_looped, &tse_not_redirected);
+}
+
+/* Whatever else a scenario checks, its redirected packets must get through. */
+static void tse_expect_redirected(struct tse_test *t)
+{
+	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
+	tse_expect_ifb_kept(t);
+	tse_expect_ifb_once(t, TSE_IFB);
 }
 
 /*
@@ -310,37 +108,119 @@ void tse_expect_ifb_once(struct tse_test *t)
  * Minus the background packets that the BPF counter on @hook saw, that is
  * the number of times the hook ran for test packets.
  */
-void tse_expect_clsact(struct tse_test *t, enum tse_side side,
-		       enum tse_hook hook, unsigned int per_packet,
-		       unsigned int flows)
+static void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
+			      enum tse_hook hook)
 {
-	__u64 counted = t->after.clsact_pkts[side] - t->before.clsact_pkts[side];
+	int flows = t->sends[TSE_FLOW_REDIRECTED] + t->sends[TSE_FLOW_UNRELATED];
 	char what[96];
 
 	snprintf(what, sizeof(what), "test packets the clsact qdisc on %s counted",
-		 tse_dev(side));
-	tse_expect(t, what, counted - t->skel->bss->counters.other[hook],
-		   (long long)per_packet * flows * TSE_PKTS, &tse_reclassified,
-		   &tse_skipped);
+		 tse_dev(t, dev));
+	tse_expect(t, what, DELTA(t, dev, clsact) - bpf_counters(t)->other[hook],
+		   (long long)flows * t->pkts, &tse_reclassified, &tse_skipped);
 }
 
-/* Each packet reached the receiving veth once, and the socket once. */
-void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
+/* Each datagram reached the receiver's socket once. */
+static void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "copies the receiver got per packet",
 			t->delivered[flow], 1, &tse_duplicated,
 			&tse_not_delivered);
 }
 
-void tse_expect_peer_rx(struct tse_test *t, unsigned int flows)
+/* @dev's counter @field moved once per test datagram of @flows (fences aside). */
+static void expect_link(struct tse_test *t, const char *what, long long moved,
+			unsigned int flows)
 {
-	tse_expect(t, "packets vb received (veth rx_packets)",
-		   t->after.peer_rx - t->before.peer_rx, flows * TSE_PKTS,
+	tse_expect(t, what, moved - t->fences, (long long)flows * t->pkts,
 		   &tse_duplicated, &tse_not_delivered);
 }
 
+static void tse_expect_peer_rx(struct tse_test *t, unsigned int flows)
+{
+	expect_link(t, "packets vb received (veth rx_packets)",
+		    DELTA(t, TSE_VB, rx), flows);
+}
+
+/* A forwarded packet leaves the router once, by its output device. */
+static void tse_expect_forwarded_once(struct tse_test *t)
+{
+	tse_expect(t, "packets the router sent back out of its input device ra (tx_packets)",
+		   DELTA(t, TSE_RA, tx), 0, &tse_wrong_device, &tse_wrong_device);
+	expect_link(t, "packets the router forwarded out of rb (tx_packets)",
+		    DELTA(t, TSE_RB, tx), 1);
+}
+
+/* The redirected datagrams reached the receiver, once each. */
+static void tse_expect_delivery(struct tse_test *t)
+{
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_peer_rx(t, 1);
+}
+
+/* Packets no filter redirects must not enter ifb. */
+static void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
+{
+	tse_expect_each(t, "entries into ifb per unrelated packet",
+			bpf_row(t, TSE_HOOK_IFB, flow), 0, &tse_misredirected,
+			&tse_misredirected);
+}
+
+/* The burst reached ifb together: ifb handled more than one at once. */
+static void tse_expect_batched(struct tse_test *t)
+{
+	static const struct tse_meaning not_batched = {
+		"not-batched",
+		"ifb re-injected the burst one packet at a time: the test did not exercise batches"
+	};
+	unsigned int batch = bpf_counters(t)->max_in_ifb;
+
+	tse_note(t, "largest batch inside ifb: %u packets", batch);
+	tse_expect_at_least(t, "redirected packets inside ifb at once (BPF)",
+			    batch, 2, &not_batched);
+}
+
+/* The shaper on ifb really held packets back: ifb re-injected them later. */
+static void tse_expect_shaped(struct tse_test *t)
+{
+	static const struct tse_meaning not_shaped = {
+		"not-shaped", "the tbf on ifb never held a packet back: nothing was queued"
+	};
+
+	tse_expect_at_least(t, "times the tbf on ifb held a packet back (overlimits)",
+			    DELTA(t, TSE_IFB, overlimits), 1, &not_shaped);
+}
+
+/* The TCP stream: intact, in order, each skb classified once, no loop. */
+static void tse_expect_stream(struct tse_test *t)
+{
+	static const struct tse_meaning corrupted = {
+		"corrupted", "the stream arrived out of order or damaged"
+	};
+	static const struct tse_meaning retransmitted = {
+		"retransmitted", "the sender had to retransmit: segments were lost on the redirect"
+	};
+	struct tse_tcp_counters *tcp = &bpf_counters(t)->tcp;
+
+	tse_note(t, "TCP skbs through ifb: %u, of them GSO: %u, segments: %u",
+		 tcp->skbs[TSE_HOOK_IFB], tcp->gso_skbs, tcp->segs[TSE_HOOK_IFB]);
+	tse_expect(t, "TCP skbs stopped by the loop breaker", tcp->looped, 0,
+		   &tse_looped, &tse_looped);
+	tse_expect(t, "bytes the receiver read", t->stream.received,
+		   TSE_STREAM_BYTES, &tse_duplicated, &tse_not_delivered);
+	tse_expect(t, "offset of the first wrong byte (-1: none)",
+		   t->stream.first_bad, -1, &corrupted, &corrupted);
+	tse_expect(t, "egress classifier runs for the TCP skbs that entered ifb (BPF)",
+		   tcp->skbs[TSE_HOOK_HEAD], tcp->skbs[TSE_HOOK_IFB],
+		   &tse_reclassified, &tse_skipped);
+	tse_expect_at_least(t, "TCP skbs that entered ifb", tcp->skbs[TSE_HOOK_IFB],
+			    1, &tse_not_redirected);
+	tse_expect(t, "the sender's retransmissions (TCP_INFO)", t->stream.retrans,
+		   0, &retransmitted, &retransmitted);
+}
+
 /* The kernel log, from the start of the test: warnings are a failure. */
-void tse_kernel_log_start(struct tse_test *t)
+static void tse_kernel_log_start(struct tse_test *t)
 {
 	t->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (t->kmsg >= 0)
@@ -361,11 +241,8 @@ static bool is_warning(const char *line)
 	return false;
 }
 
-void tse_kernel_log_check(struct tse_test *t)
+static void tse_kernel_log_check(struct tse_test *t)
 {
-	static const struct tse_meaning warned = {
-		"kernel-warning", "the kernel logged a warning while the test ran"
-	};
 	char rec[1024];
 	int n, warnings = 0;
 
@@ -375,7 +252,7 @@ void tse_kernel_log_check(struct tse_test *t)
 		if (n <= 0)
 			continue;	/* EPIPE: records overwritten, go on */
 		rec[n] = '\0';
-		tse_chomp(rec);
+		chomp(rec);
 		if (!is_warning(rec))
 			continue;
 		if (!warnings++)
@@ -385,5 +262,5 @@ void tse_kernel_log_check(struct tse_test *t)
 	close(t->kmsg);
 	t->kmsg = -1;
 	tse_expect(t, "kernel log lines with WARNING, BUG or recursion",
-		   warnings, 0, &warned, &warned);
+		   warnings, 0, &tse_kernel_warning, &tse_kernel_warning);
 }

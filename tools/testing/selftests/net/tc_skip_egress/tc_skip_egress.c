@@ -1,150 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kselftest front end of the tc_skip_egress scenarios (tse.h): one fixture
- * per scenario, one variant per IP version, e.g. egress_mirred.ipv6.verdict.
- * make check verifies that it declares every scenario of scenarios.c.
- * It runs the scenario and reports each failing check; the scenarios and
- * their oracles live in scenarios.c and are shared with test_progs.
+ * that holds a scenario's topology, one variant per IP version, one test
+ * per scenario of scenarios.c, e.g. tc_skip_egress.ipv6.egress_mirred.
+ * The fixture's setup builds the topology of the scenario the test is
+ * named after; the test sends its traffic and checks each oracle.
  */
 #include "../../kselftest_harness.h"
 #include "tse.h"
 
-static void report(struct __test_metadata *_metadata,
-		   const struct tse_result *res)
+FIXTURE(tc_skip_egress) {
+	struct tse_test *t;
+	struct tse_result res;
+};
+
+FIXTURE_VARIANT(tc_skip_egress) {
+	int family;
+};
+
+FIXTURE_VARIANT_ADD(tc_skip_egress, ipv4) {
+	.family = TSE_V4,
+};
+
+FIXTURE_VARIANT_ADD(tc_skip_egress, ipv6) {
+	.family = TSE_V6,
+};
+
+/* The test's name is the scenario's. */
+FIXTURE_SETUP(tc_skip_egress)
+{
+	self->t = tse_setup(_metadata->name, variant->family, &self->res);
+	ASSERT_NE(NULL, self->t);
+	if (self->res.status == TSE_SKIP)
+		SKIP(return, "%s", self->res.reason);
+	if (self->res.status != TSE_PASS)
+		ksft_print_msg("diagnosis: %s\n", self->res.diagnosis);
+	ASSERT_EQ(TSE_PASS, self->res.status) TH_LOG("setup: %s", self->res.reason);
+}
+
+FIXTURE_TEARDOWN(tc_skip_egress)
+{
+	tse_teardown(self->t);
+}
+
+/* Send, judge, and report every failed check, then the diagnosis. */
+static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
+		     const struct tse_result *res)
 {
 	char line[512];
 	int i;
 
+	tse_exercise(t);
 	for (i = 0; i < res->nr_checks; i++) {
-		const struct tse_check *c = &res->checks[i];
-
-		if (tse_check_ok(c))
-			continue;
-		tse_format_check(c, line, sizeof(line));
-		ksft_print_msg("%s\n", line);
+		tse_format_check(&res->checks[i], line, sizeof(line));
+		EXPECT_TRUE(tse_check_ok(&res->checks[i])) TH_LOG("%s", line);
 	}
+	if (res->note[0])
+		ksft_print_msg("%s\n", res->note);
 	if (res->kernel_log[0])
 		ksft_print_msg("kernel: %s\n", res->kernel_log);
 	ksft_print_msg("took %.2f s\n", res->seconds);
-	if (res->status == TSE_SKIP)
-		SKIP(return, "%s", res->reason);
 	if (res->status == TSE_PASS)
 		return;
 	ksft_print_msg("diagnosis: %s\n", res->diagnosis);
-	if (res->reason[0])
-		ksft_print_msg("%s\n", res->reason);
+	ASSERT_EQ(0, res->reason[0]) TH_LOG("%s", res->reason);
 	_metadata->exit_code = KSFT_FAIL;
 }
 
-static void run_scenario(struct __test_metadata *_metadata,
-			 const char *scenario, int family)
-{
-	struct tse_result res;
-
-	tse_run(scenario, family, &res);
-	report(_metadata, &res);
-}
-
-/*
- * One fixture per scenario of scenarios.c, one variant per IP version. The
- * fixtures hold nothing: each test builds and removes its own topology.
- */
-FIXTURE(egress_mirred) {};
-FIXTURE_VARIANT(egress_mirred) { int family; };
-FIXTURE_VARIANT_ADD(egress_mirred, ipv4) { TSE_V4 };
-FIXTURE_VARIANT_ADD(egress_mirred, ipv6) { TSE_V6 };
-FIXTURE_SETUP(egress_mirred) {}
-FIXTURE_TEARDOWN(egress_mirred) {}
-TEST_F(egress_mirred, verdict)
-{
-	run_scenario(_metadata, "egress_mirred", variant->family);
-}
-
-FIXTURE(egress_bpf_redirect) {};
-FIXTURE_VARIANT(egress_bpf_redirect) { int family; };
-FIXTURE_VARIANT_ADD(egress_bpf_redirect, ipv4) { TSE_V4 };
-FIXTURE_VARIANT_ADD(egress_bpf_redirect, ipv6) { TSE_V6 };
-FIXTURE_SETUP(egress_bpf_redirect) {}
-FIXTURE_TEARDOWN(egress_bpf_redirect) {}
-TEST_F(egress_bpf_redirect, verdict)
-{
-	run_scenario(_metadata, "egress_bpf_redirect", variant->family);
-}
-
-FIXTURE(egress_tcx_redirect) {};
-FIXTURE_VARIANT(egress_tcx_redirect) { int family; };
-FIXTURE_VARIANT_ADD(egress_tcx_redirect, ipv4) { TSE_V4 };
-FIXTURE_VARIANT_ADD(egress_tcx_redirect, ipv6) { TSE_V6 };
-FIXTURE_SETUP(egress_tcx_redirect) {}
-FIXTURE_TEARDOWN(egress_tcx_redirect) {}
-TEST_F(egress_tcx_redirect, verdict)
-{
-	run_scenario(_metadata, "egress_tcx_redirect", variant->family);
-}
-
-FIXTURE(ingress_mirred) {};
-FIXTURE_VARIANT(ingress_mirred) { int family; };
-FIXTURE_VARIANT_ADD(ingress_mirred, ipv4) { TSE_V4 };
-FIXTURE_VARIANT_ADD(ingress_mirred, ipv6) { TSE_V6 };
-FIXTURE_SETUP(ingress_mirred) {}
-FIXTURE_TEARDOWN(ingress_mirred) {}
-TEST_F(ingress_mirred, verdict)
-{
-	run_scenario(_metadata, "ingress_mirred", variant->family);
-}
-
-FIXTURE(ingress_bpf_redirect) {};
-FIXTURE_VARIANT(ingress_bpf_redirect) { int family; };
-FIXTURE_VARIANT_ADD(ingress_bpf_redirect, ipv4) { TSE_V4 };
-FIXTURE_VARIANT_ADD(ingress_bpf_redirect, ipv6) { TSE_V6 };
-FIXTURE_SETUP(ingress_bpf_redirect) {}
-FIXTURE_TEARDOWN(ingress_bpf_redirect) {}
-TEST_F(ingress_bpf_redirect, verdict)
-{
-	run_scenario(_metadata, "ingress_bpf_redirect", variant->family);
-}
-
-FIXTURE(egress_unrelated) {};
-FIXTURE_VARIANT(egress_unrelated) { int family; };
-FIXTURE_VARIANT_ADD(egress_unrelated, ipv4) { TSE_V4 };
-FIXTURE_VARIANT_ADD(egress_unrelated, ipv6) { TSE_V6 };
-FIXTURE_SETUP(egress_unrelated) {}
-FIXTURE_TEARDOWN(egress_unrelated) {}
-TEST_F(egress_unrelated, verdict)
-{
-	run_scenario(_metadata, "egress_unrelated", variant->family);
-}
-
-FIXTURE(peer_ingress_once) {};
-FIXTURE_VARIANT(peer_ingress_once) { int family; };
-FIXTURE_VARIANT_ADD(peer_ingress_once, ipv4) { TSE_V4 };
-FIXTURE_VARIANT_ADD(peer_ingress_once, ipv6) { TSE_V6 };
-FIXTURE_SETUP(peer_ingress_once) {}
-FIXTURE_TEARDOWN(peer_ingress_once) {}
-TEST_F(peer_ingress_once, verdict)
-{
-	run_scenario(_metadata, "peer_ingress_once", variant->family);
-}
-
-FIXTURE(root_qdisc_mirred_with_clsact) {};
-FIXTURE_VARIANT(root_qdisc_mirred_with_clsact) { int family; };
-FIXTURE_VARIANT_ADD(root_qdisc_mirred_with_clsact, ipv4) { TSE_V4 };
-FIXTURE_VARIANT_ADD(root_qdisc_mirred_with_clsact, ipv6) { TSE_V6 };
-FIXTURE_SETUP(root_qdisc_mirred_with_clsact) {}
-FIXTURE_TEARDOWN(root_qdisc_mirred_with_clsact) {}
-TEST_F(root_qdisc_mirred_with_clsact, verdict)
-{
-	run_scenario(_metadata, "root_qdisc_mirred_with_clsact", variant->family);
-}
-
-FIXTURE(egress_100_filters) {};
-FIXTURE_VARIANT(egress_100_filters) { int family; };
-FIXTURE_VARIANT_ADD(egress_100_filters, ipv4) { TSE_V4 };
-FIXTURE_SETUP(egress_100_filters) {}
-FIXTURE_TEARDOWN(egress_100_filters) {}
-TEST_F(egress_100_filters, verdict)
-{
-	run_scenario(_metadata, "egress_100_filters", variant->family);
-}
+TEST_F(tc_skip_egress, egress_mirred) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, egress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, egress_tcx_redirect) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, ingress_mirred) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, ingress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, egress_unrelated) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, peer_ingress_once) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, root_qdisc_mirred_with_clsact) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, egress_100_filters) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, forward_egress_mirred) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, forward_egress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, router_two_ifb) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, burst) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, tcp_stream) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, stacked_vlan) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, shaped_ifb) { exercise(_metadata, self->t, &self->res); }
 
 TEST_HARNESS_MAIN

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Topology: two network namespaces joined by a veth pair, and an ifb in the
- * namespace whose tc hook redirects to it.
+ * Topology: network namespaces joined by veth pairs, and the ifb(s) in the
+ * namespace whose tc hook redirects to them. Two shapes:
  *
- *    sender netns                      receiver netns
- *    va 192.0.2.1, 2001:db8::1  <--->  vb 192.0.2.2, 2001:db8::2
- *    ifb_tse (egress scenarios)        ifb_tse (ingress scenarios)
+ *   pair:    sender  va 192.0.2.1  <--->  vb 192.0.2.2      receiver
+ *                    2001:db8::1          2001:db8::2
+ *            (vlan: the addresses sit on va.10 and vb.10 instead)
+ *
+ *   routed:  sender  va 192.0.2.1  <--->  ra 192.0.2.254    router
+ *                    2001:db8:1::1        2001:db8:1::fe
+ *            router  rb 198.51.100.254 <-> vb 198.51.100.2  receiver
+ *                    2001:db8:2::fe        2001:db8:2::2
  *
  * The namespaces have no name: only file descriptors hold them, so they go
  * away with the test process however it ends (return, assertion, signal, or
@@ -14,6 +19,11 @@
  * The links are silent: no ARP (arp off, permanent neighbours), no IPv6
  * link-local address, DAD, ND or MLD. Kernel counters on them then move
  * only with test packets.
+ *
+ * Every feature a scenario needs is probed first, by its smallest use in an
+ * empty namespace: a probe that fails means the kernel (or iproute2) lacks
+ * the feature, and the test skips. Once the probes pass, any failure is a
+ * failure of the test.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -34,65 +44,80 @@
 
 #include "tse_internal.h"
 
-#define IFB_NAME	"ifb_tse"
+struct tse_devdef {
+	const char *name;
+	enum tse_ns ns;
+	const char *mac;	/* veths only */
+	const char *addr4, *addr6;
+};
 
-static const char *const dev_name[TSE_SIDES] = { "va", "vb" };
-static const char *const mac[TSE_SIDES] = { "02:00:00:00:0e:01",
-					    "02:00:00:00:0e:02" };
-static const char *const addr4[TSE_SIDES] = { "192.0.2.1", "192.0.2.2" };
-static const char *const addr6[TSE_SIDES] = { "2001:db8::1", "2001:db8::2" };
+static const struct tse_devdef pair_devs[TSE_DEVS] = {
+	[TSE_VA] = { "va", TSE_NS_SENDER, "02:00:00:00:0e:01",
+		     "192.0.2.1", "2001:db8::1" },
+	[TSE_VB] = { "vb", TSE_NS_RECEIVER, "02:00:00:00:0e:02",
+		     "192.0.2.2", "2001:db8::2" },
+	[TSE_VLAN_A] = { "va.10", TSE_NS_SENDER },
+	[TSE_VLAN_B] = { "vb.10", TSE_NS_RECEIVER },
+	[TSE_IFB] = { "ifb_tse" },
+	[TSE_IFB_IN] = { "ifb_in" },
+};
 
-const char *tse_dev(enum tse_side side)
+static const struct tse_devdef routed_devs[TSE_DEVS] = {
+	[TSE_VA] = { "va", TSE_NS_SENDER, "02:00:00:00:0e:01",
+		     "192.0.2.1", "2001:db8:1::1" },
+	[TSE_RA] = { "ra", TSE_NS_ROUTER, "02:00:00:00:0e:03",
+		     "192.0.2.254", "2001:db8:1::fe" },
+	[TSE_RB] = { "rb", TSE_NS_ROUTER, "02:00:00:00:0e:04",
+		     "198.51.100.254", "2001:db8:2::fe" },
+	[TSE_VB] = { "vb", TSE_NS_RECEIVER, "02:00:00:00:0e:02",
+		     "198.51.100.2", "2001:db8:2::2" },
+	[TSE_IFB] = { "ifb_tse" },
+	[TSE_IFB_IN] = { "ifb_in" },
+};
+
+static const struct tse_devdef *devdef(struct tse_test *t, enum tse_dev dev)
 {
-	return dev_name[side];
+	return t->s->shape.routed ? &routed_devs[dev] : &pair_devs[dev];
 }
 
-const char *tse_addr(struct tse_test *t, enum tse_side side)
+static const char *tse_dev(struct tse_test *t, enum tse_dev dev)
 {
-	return t->family == TSE_V6 ? addr6[side] : addr4[side];
+	return devdef(t, dev)->name;
 }
 
-/* A test that cannot run says why: SKIP for a missing feature, else FAIL. */
-static int set_reason(struct tse_test *t, enum tse_status status,
-		      const char *fmt, va_list ap)
+static enum tse_ns dev_ns(struct tse_test *t, enum tse_dev dev)
 {
-	char *buf = t->res->reason;
-	int len = sizeof(t->res->reason);
-
-	if (vsnprintf(buf, len, fmt, ap) >= len)
-		buf[len - 1] = '\0';
-	t->res->status = status;
-	if (status == TSE_FAIL)
-		t->res->diagnosis = "setup";
-	return -1;
+	if (dev == TSE_IFB || dev == TSE_IFB_IN)
+		return t->s->shape.ifb_ns;
+	return devdef(t, dev)->ns;
 }
 
-int tse_skip(struct tse_test *t, const char *fmt, ...)
+/* The device that carries @dev's address: the vlan on top, if there is one. */
+static enum tse_dev addressed(struct tse_test *t, enum tse_dev dev)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	set_reason(t, TSE_SKIP, fmt, ap);
-	va_end(ap);
-	return -1;
+	if (!t->s->shape.vlan)
+		return dev;
+	return dev == TSE_VA ? TSE_VLAN_A : TSE_VLAN_B;
 }
 
-int tse_setup_error(struct tse_test *t, const char *fmt, ...)
+static const char *tse_addr(struct tse_test *t, enum tse_dev dev)
 {
-	va_list ap;
+	const struct tse_devdef *d = devdef(t, dev);
 
-	va_start(ap, fmt);
-	set_reason(t, TSE_FAIL, fmt, ap);
-	va_end(ap);
-	return -1;
+	return t->family == TSE_V6 ? d->addr6 : d->addr4;
 }
 
-int tse_enter(struct tse_test *t, enum tse_side side)
+static const char *prefix_len(struct tse_test *t)
 {
-	return setns(t->ns[side], CLONE_NEWNET);
+	return t->family == TSE_V6 ? "64" : "24";
 }
 
-void tse_leave(struct tse_test *t)
+static int tse_enter(struct tse_test *t, enum tse_ns ns)
+{
+	return setns(t->ns[ns], CLONE_NEWNET);
+}
+
+static void tse_leave(struct tse_test *t)
 {
 	if (setns(t->self_ns, CLONE_NEWNET))
 		abort();	/* every later step would run in the wrong netns */
@@ -110,36 +135,7 @@ static int tse_netns_new(struct tse_test *t)
 	return fd;
 }
 
-/* What iproute2 and the kernel say when a feature is not built in. */
-static bool missing_feature(const char *err)
-{
-	static const char *const signs[] = {
-		"Unknown device type", "unknown qdisc", "Unknown qdisc",
-		"Unknown filter", "Unknown action", "not supported",
-		"Not supported", "kind is unknown", "No such file",
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(signs); i++)
-		if (strstr(err, signs[i]))
-			return true;
-	return false;
-}
-
-static void run_in_netns(int nsfd, int errfd, const char *cmd)
-{
-	int null = open("/dev/null", O_RDWR);
-
-	if (setns(nsfd, CLONE_NEWNET) || null < 0)
-		_exit(127);
-	dup2(null, STDIN_FILENO);
-	dup2(null, STDOUT_FILENO);
-	dup2(errfd, STDERR_FILENO);
-	execl("/bin/sh", "sh", "-ec", cmd, (char *)NULL);
-	_exit(127);
-}
-
-void tse_chomp(char *s)
+static void chomp(char *s)
 {
 	char *nl = strchr(s, '\n');
 
@@ -147,40 +143,105 @@ void tse_chomp(char *s)
 		*nl = '\0';
 }
 
-/*
- * Run a shell command in one of the test's namespaces. A failure that says
- * a feature is missing makes the test skip; any other fails its setup.
- */
-int tse_cmd(struct tse_test *t, enum tse_side side, const char *fmt, ...)
+static void exec_batch(int nsfd, int in, int err, const char *tool)
 {
-	char cmd[4096], err[512] = "";
-	int pipefd[2], status, n;
-	va_list ap;
+	int null = open("/dev/null", O_RDWR);
+
+	if (setns(nsfd, CLONE_NEWNET) || null < 0)
+		_exit(127);
+	dup2(in, STDIN_FILENO);
+	dup2(null, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
+	execlp(tool, tool, "-batch", "-", (char *)NULL);
+	_exit(127);
+}
+
+/*
+ * Run @tool ("ip" or "tc") in the namespace @nsfd with @cmds as its batch
+ * input, one command a line. Returns its exit status; its first line of
+ * error output goes to @err.
+ */
+static int run_batch(int nsfd, const char *tool, const char *cmds, char *err,
+		     size_t errlen)
+{
+	int in[2], out[2], status = -1;
+	ssize_t n;
 	pid_t pid;
 
-	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(cmd))
-		return tse_setup_error(t, "command too long: %.64s", cmd);
-	if (pipe2(pipefd, O_CLOEXEC))
-		return tse_setup_error(t, "pipe: %s", strerror(errno));
+	err[0] = '\0';
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0)
-		run_in_netns(t->ns[side], pipefd[1], cmd);
-	close(pipefd[1]);
-	n = read(pipefd[0], err, sizeof(err) - 1);
-	err[n > 0 ? n : 0] = '\0';
-	tse_chomp(err);
-	close(pipefd[0]);
+		exec_batch(nsfd, in[0], out[1], tool);
+	close(in[0]);
+	close(out[1]);
+	/* The pipe holds the largest batch (100 filters, about 16 KiB). */
+	n = write(in[1], cmds, strlen(cmds));
+	close(in[1]);
+	if (n != (ssize_t)strlen(cmds) && pid > 0)
+		snprintf(err, errlen, "batch input cut short");
+	n = read(out[0], err, errlen - 1);
+	if (n > 0)
+		err[n] = '\0';
+	chomp(err);
+	close(out[0]);
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return tse_setup_error(t, "fork: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	if (missing_feature(err))
-		return tse_skip(t, "kernel or iproute2 lacks a feature: '%s': %s",
-				cmd, err);
-	return tse_setup_error(t, "'%s' failed: %s", cmd, err);
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static __printf(4, 0) int tool_cmd(struct tse_test *t, enum tse_ns ns,
+				   const char *tool, const char *fmt,
+				   va_list ap)
+{
+	char cmds[4096], err[512];
+	int n;
+
+	n = vsnprintf(cmds, sizeof(cmds), fmt, ap);
+	if (n >= (int)sizeof(cmds))
+		return tse_setup_error(t, "%s batch too long", tool);
+	if (run_batch(t->ns[ns], tool, cmds, err, sizeof(err)))
+		return tse_setup_error(t, "%s -batch failed: %s; input: %.120s",
+				       tool, err, cmds);
+	return 0;
+}
+
+/* ip and tc commands, one a line, in one of the test's namespaces. */
+static __printf(3, 4) int tse_ip(struct tse_test *t, enum tse_ns ns,
+				 const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = tool_cmd(t, ns, "ip", fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
+				 const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = tool_cmd(t, ns, "tc", fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* A batch too long for a format string, e.g. a hundred filters. */
+static int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds)
+{
+	char err[512];
+
+	if (run_batch(t->ns[ns], "tc", cmds, err, sizeof(err)))
+		return tse_setup_error(t, "tc -batch failed: %s", err);
+	return 0;
 }
 
 static int write_file(const char *path, const char *val)
@@ -196,79 +257,123 @@ static int write_file(const char *path, const char *val)
 	return ret;
 }
 
-/* New devices get no IPv6 link-local address: no DAD, RS or MLD from them. */
-static void quiet_ipv6(struct tse_test *t, enum tse_side side)
+static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
+		      const char *val)
 {
-	if (tse_enter(t, side))
-		return;
-	write_file("/proc/sys/net/ipv6/conf/default/addr_gen_mode", "1");
+	int ret;
+
+	if (tse_enter(t, ns))
+		return tse_setup_error(t, "setns: %s", strerror(errno));
+	ret = write_file(path, val);
 	tse_leave(t);
-}
-
-static int create_namespaces(struct tse_test *t)
-{
-	int side;
-
-	for (side = 0; side < TSE_SIDES; side++) {
-		t->ns[side] = tse_netns_new(t);
-		if (t->ns[side] < 0)
-			return tse_setup_error(t, "new netns: %s", strerror(errno));
-		quiet_ipv6(t, side);
-	}
+	if (ret)
+		return tse_setup_error(t, "write %s: %s", path, strerror(errno));
 	return 0;
 }
 
-static int create_veth(struct tse_test *t)
-{
-	const char *prefix = t->family == TSE_V6 ? "64" : "24";
-	int side;
+/* Feature probes: the smallest use of each feature, in an empty netns. */
+struct tse_probe {
+	unsigned int feature;
+	const char *name;
+	const char *tool;
+	const char *cmds;
+};
 
-	if (tse_cmd(t, TSE_SENDER,
-		    "ip link add va address %s type veth peer name vb address %s netns /proc/%d/fd/%d",
-		    mac[TSE_SENDER], mac[TSE_RECEIVER], getpid(),
-		    t->ns[TSE_RECEIVER]))
-		return -1;
-	for (side = 0; side < TSE_SIDES; side++) {
-		if (tse_cmd(t, side,
-			    "ip link set %s arp off\n"
-			    "ip addr add %s/%s dev %s nodad\n"
-			    "ip neigh replace %s lladdr %s dev %s nud permanent\n"
-			    "ip link set %s up\n"
-			    "tc qdisc add dev %s clsact",
-			    dev_name[side], tse_addr(t, side), prefix,
-			    dev_name[side], tse_addr(t, !side), mac[!side],
-			    dev_name[side], dev_name[side], dev_name[side]))
+static const struct tse_probe probes[] = {
+	{ TSE_F_VETH, "veth", "ip", "link add name p0 type veth peer name p1\n" },
+	{ TSE_F_IFB, "ifb", "ip", "link add name pi type ifb\n" },
+	{ TSE_F_VLAN, "802.1Q vlan", "ip", "link add link p0 name p0.10 type vlan id 10\n" },
+	{ TSE_F_CLSACT, "the clsact qdisc", "tc", "qdisc add dev p0 clsact\n" },
+	{ TSE_F_CLS_BPF, "the bpf classifier", "tc",
+	  "filter add dev p0 ingress prio 1 bpf bytecode \"1,6 0 0 4294967295,\"\n" },
+	{ TSE_F_U32, "the u32 classifier", "tc",
+	  "filter add dev p0 egress prio 2 protocol ip u32 match u32 0 0\n" },
+	{ TSE_F_MIRRED, "the mirred action", "tc",
+	  "actions add action mirred egress redirect dev p1\n" },
+	{ TSE_F_TBF, "the tbf qdisc", "tc",
+	  "qdisc add dev p0 root tbf rate 1mbit burst 10kb latency 10ms\n" },
+};
+
+static int probe_feature(struct tse_test *t, int nsfd, const struct tse_probe *p)
+{
+	char err[256];
+
+	if (!run_batch(nsfd, p->tool, p->cmds, err, sizeof(err)))
+		return 0;
+	return tse_skip(t, "kernel lacks %s: '%s %.*s' failed in an empty netns: %s",
+			p->name, p->tool, (int)strcspn(p->cmds, "\n"), p->cmds, err);
+}
+
+/* prio as measured in the series' review; htb where the kernel has no prio. */
+static int probe_root_qdisc(struct tse_test *t, int nsfd)
+{
+	static const char *const kinds[] = { "prio", "htb" };
+	char cmd[64], err[256];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		snprintf(cmd, sizeof(cmd), "qdisc add dev p1 root handle 1: %s\n",
+			 kinds[i]);
+		if (run_batch(nsfd, "tc", cmd, err, sizeof(err)))
+			continue;
+		t->root_qdisc = kinds[i];
+		tse_note(t, "root qdisc: %s", kinds[i]);
+		return run_batch(nsfd, "tc", "qdisc del dev p1 root\n", err,
+				 sizeof(err)) ?
+		       tse_setup_error(t, "tc qdisc del: %s", err) : 0;
+	}
+	return tse_skip(t, "kernel has neither the prio nor the htb qdisc: %s", err);
+}
+
+static int probe_features(struct tse_test *t, int nsfd)
+{
+	unsigned int need = t->s->features | TSE_F_VETH;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++)
+		if ((need & probes[i].feature) && probe_feature(t, nsfd, &probes[i]))
 			return -1;
-	}
+	if (need & TSE_F_ROOT_QDISC)
+		return probe_root_qdisc(t, nsfd);
 	return 0;
 }
 
-static int create_ifb(struct tse_test *t)
+/* tcx needs a loaded program: probe it with one of ours, on a veth of its own. */
+static int probe_tcx_in(struct tse_test *t, int nsfd)
 {
-	return tse_cmd(t, t->ifb_side,
-		       "ip link add " IFB_NAME " type ifb\n"
-		       "ip link set " IFB_NAME " arp off up\n"
-		       "tc qdisc add dev " IFB_NAME " clsact");
+	struct bpf_link *link;
+	char err[256];
+	int ret = 0;
+
+	if (run_batch(nsfd, "ip", "link add name p0 type veth peer name p1\n",
+		      err, sizeof(err)))
+		return tse_setup_error(t, "veth for the tcx probe: %s", err);
+	if (setns(nsfd, CLONE_NEWNET))
+		return tse_setup_error(t, "setns: %s", strerror(errno));
+	link = bpf_program__attach_tcx(t->skel->progs.tse_redirect_ifb_tcx,
+				       if_nametoindex("p0"), NULL);
+	if (!link)
+		ret = -errno;
+	bpf_link__destroy(link);
+	tse_leave(t);
+	if (ret)
+		return tse_skip(t, "kernel has no tcx links: attaching one to a veth in an empty netns failed: %s",
+				strerror(-ret));
+	return 0;
 }
 
-static int open_netlink(struct tse_test *t)
+static int probe_tcx(struct tse_test *t)
 {
-	int side;
+	int nsfd, ret;
 
-	for (side = 0; side < TSE_SIDES; side++) {
-		if (tse_enter(t, side))
-			return tse_setup_error(t, "setns: %s", strerror(errno));
-		t->nl[side] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
-				     NETLINK_ROUTE);
-		t->ifindex[side] = if_nametoindex(dev_name[side]);
-		if (side == t->ifb_side)
-			t->ifb_ifindex = if_nametoindex(IFB_NAME);
-		tse_leave(t);
-		if (t->nl[side] < 0 || !t->ifindex[side])
-			return tse_setup_error(t, "netlink or ifindex: %s",
-					       strerror(errno));
-	}
-	return t->ifb_ifindex ? 0 : tse_setup_error(t, "no ifindex for ifb");
+	if (!(t->s->features & TSE_F_TCX))
+		return 0;
+	nsfd = tse_netns_new(t);
+	if (nsfd < 0)
+		return tse_setup_error(t, "new netns: %s", strerror(errno));
+	ret = probe_tcx_in(t, nsfd);
+	close(nsfd);
+	return ret;
 }
 
 static int load_bpf(struct tse_test *t)
@@ -278,97 +383,287 @@ static int load_bpf(struct tse_test *t)
 	t->skel = test_tc_redirect_ifb__open();
 	if (!t->skel)
 		return tse_setup_error(t, "open BPF skeleton: %s", strerror(errno));
-	cfg = &t->skel->bss->cfg;
-	cfg->ifb_ifindex = t->ifb_ifindex;
+	cfg = &t->skel->rodata->cfg;
 	cfg->loop_limit = TSE_LOOP_LIMIT;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
 	cfg->port[TSE_FLOW_UNRELATED] = TSE_PORT + 1;
+	cfg->tcp_port = TSE_TCP_PORT;
+	cfg->ifb_ifindex = t->ifindex[TSE_IFB];
+	cfg->ifb_in_ifindex = t->ifindex[TSE_IFB_IN];
 	if (test_tc_redirect_ifb__load(t->skel))
 		return tse_setup_error(t, "load BPF programs: %s", strerror(errno));
 	return 0;
 }
 
-int tse_attach_cls_bpf(struct tse_test *t, enum tse_side side, int ifindex,
-		       bool egress, struct bpf_program *prog, int prio)
+/* Probe everything the scenario needs, in a namespace of its own. */
+static int check_features(struct tse_test *t)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
-		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
+	int nsfd = tse_netns_new(t), ret;
+
+	if (nsfd < 0)
+		return tse_setup_error(t, "new netns: %s", strerror(errno));
+	ret = probe_features(t, nsfd);
+	close(nsfd);
+	return ret;
+}
+
+static int create_namespaces(struct tse_test *t)
+{
+	int ns;
+
+	for (ns = 0; ns < TSE_NSS; ns++) {
+		if (ns == TSE_NS_ROUTER && !t->s->shape.routed)
+			continue;
+		t->ns[ns] = tse_netns_new(t);
+		if (t->ns[ns] < 0)
+			return tse_setup_error(t, "new netns: %s", strerror(errno));
+		/* New devices get no link-local address: no DAD, RS or MLD. */
+		if (tse_sysctl(t, ns, "/proc/sys/net/ipv6/conf/default/addr_gen_mode", "1"))
+			return -1;
+	}
+	return 0;
+}
+
+/* A veth pair from @a's namespace, @b moved to its own. */
+static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
+{
+	bool burst = a == TSE_VA && t->s->shape.burst_sender;
+
+	return tse_ip(t, dev_ns(t, a),
+		      "link add name %s%s address %s type veth peer name %s address %s netns /proc/%d/fd/%d\n",
+		      tse_dev(t, a), burst ? " gso_max_segs 1" : "",
+		      devdef(t, a)->mac, tse_dev(t, b), devdef(t, b)->mac,
+		      getpid(), t->ns[dev_ns(t, b)]);
+}
+
+/* Up, silent, with a clsact qdisc for the counters. */
+static int link_up(struct tse_test *t, enum tse_dev dev)
+{
+	const char *name = tse_dev(t, dev);
+
+	return tse_ip(t, dev_ns(t, dev), "link set %s arp off up\n", name) ?:
+	       tse_tc(t, dev_ns(t, dev), "qdisc add dev %s clsact\n", name);
+}
+
+static int create_vlan(struct tse_test *t, enum tse_dev vlan, enum tse_dev lower)
+{
+	return tse_ip(t, dev_ns(t, vlan), "link add link %s name %s type vlan id 10\n",
+		      tse_dev(t, lower), tse_dev(t, vlan)) ?:
+	       link_up(t, vlan);
+}
+
+/* @dev's address, and a permanent neighbour entry for its link peer @peer. */
+static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
+{
+	enum tse_dev on = addressed(t, dev);
+
+	return tse_ip(t, dev_ns(t, dev),
+		      "address add %s/%s dev %s nodad\n"
+		      "neigh replace %s lladdr %s dev %s nud permanent\n",
+		      tse_addr(t, dev), prefix_len(t), tse_dev(t, on),
+		      tse_addr(t, peer), devdef(t, peer)->mac, tse_dev(t, on));
+}
+
+/* The ends route to each other through the router. */
+static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
+			 enum tse_dev far)
+{
+	return tse_ip(t, dev_ns(t, end), "route add %s via %s\n",
+		      tse_addr(t, far), tse_addr(t, gw));
+}
+
+static int enable_forwarding(struct tse_test *t)
+{
+	return tse_sysctl(t, TSE_NS_ROUTER, "/proc/sys/net/ipv4/ip_forward", "1") ?:
+	       tse_sysctl(t, TSE_NS_ROUTER, "/proc/sys/net/ipv6/conf/all/forwarding", "1");
+}
+
+static int create_pair(struct tse_test *t)
+{
+	if (create_veth(t, TSE_VA, TSE_VB) || link_up(t, TSE_VA) ||
+	    link_up(t, TSE_VB))
+		return -1;
+	if (t->s->shape.vlan &&
+	    (create_vlan(t, TSE_VLAN_A, TSE_VA) || create_vlan(t, TSE_VLAN_B, TSE_VB)))
+		return -1;
+	return address_link(t, TSE_VA, TSE_VB) ?: address_link(t, TSE_VB, TSE_VA);
+}
+
+static int create_routed(struct tse_test *t)
+{
+	static const enum tse_dev devs[] = { TSE_VA, TSE_RA, TSE_RB, TSE_VB };
+	unsigned int i;
+
+	if (create_veth(t, TSE_VA, TSE_RA) || create_veth(t, TSE_RB, TSE_VB))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(devs); i++)
+		if (link_up(t, devs[i]))
+			return -1;
+	return address_link(t, TSE_VA, TSE_RA) ?:
+	       address_link(t, TSE_RA, TSE_VA) ?:
+	       address_link(t, TSE_RB, TSE_VB) ?:
+	       address_link(t, TSE_VB, TSE_RB) ?:
+	       route_through(t, TSE_VA, TSE_RA, TSE_VB) ?:
+	       route_through(t, TSE_VB, TSE_RB, TSE_VA) ?:
+	       enable_forwarding(t);
+}
+
+/* A long queue, so that a burst of 64 never overflows it. */
+static int create_ifb(struct tse_test *t, enum tse_dev ifb)
+{
+	const char *name = tse_dev(t, ifb);
+
+	return tse_ip(t, dev_ns(t, ifb),
+		      "link add name %s txqueuelen 1000 type ifb\n"
+		      "link set %s arp off up\n", name, name) ?:
+	       tse_tc(t, dev_ns(t, ifb), "qdisc add dev %s clsact\n", name);
+}
+
+static int lookup_ifindexes(struct tse_test *t)
+{
+	int dev, ns;
+
+	for (ns = 0; ns < TSE_NSS; ns++) {
+		if (t->ns[ns] < 0)
+			continue;
+		if (tse_enter(t, ns))
+			return tse_setup_error(t, "setns: %s", strerror(errno));
+		t->nl[ns] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+				   NETLINK_ROUTE);
+		for (dev = 0; dev < TSE_DEVS; dev++)
+			if (dev_ns(t, dev) == ns && tse_dev(t, dev))
+				t->ifindex[dev] = if_nametoindex(tse_dev(t, dev));
+		tse_leave(t);
+		if (t->nl[ns] < 0)
+			return tse_setup_error(t, "netlink: %s", strerror(errno));
+	}
+	return 0;
+}
+
+static int tse_attach_cls_bpf(struct tse_test *t, enum tse_dev dev,
+			      enum bpf_tc_attach_point where, __u32 parent,
+			      struct bpf_program *prog, int prio)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = t->ifindex[dev],
+		    .attach_point = where, .parent = parent);
 	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = 1, .priority = prio,
 		    .prog_fd = bpf_program__fd(prog));
 	int err;
 
-	if (tse_enter(t, side))
+	if (tse_enter(t, dev_ns(t, dev)))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
 	err = bpf_tc_attach(&hook, &opts);
 	tse_leave(t);
-	if (err == -EOPNOTSUPP || err == -ENOENT)
-		return tse_skip(t, "kernel lacks clsact or cls_bpf: %s",
-				strerror(-err));
 	if (err)
-		return tse_setup_error(t, "attach %s: %s",
-				       bpf_program__name(prog), strerror(-err));
+		return tse_setup_error(t, "attach %s to %s: %s",
+				       bpf_program__name(prog), tse_dev(t, dev),
+				       strerror(-err));
 	return 0;
 }
 
-int tse_attach_tcx(struct tse_test *t, enum tse_side side,
-		   struct bpf_program *prog)
+/* A BPF classifier on @dev's clsact egress or ingress. */
+static int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
+			struct bpf_program *prog, int prio)
+{
+	return tse_attach_cls_bpf(t, dev, egress ? BPF_TC_EGRESS : BPF_TC_INGRESS,
+				  0, prog, prio);
+}
+
+/* A root qdisc (prio or htb, handle 1:) on @dev with @prog as its filter. */
+static int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
+{
+	return tse_tc(t, dev_ns(t, dev), "qdisc add dev %s root handle 1: %s\n",
+		      tse_dev(t, dev), t->root_qdisc);
+}
+
+static int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
+			     struct bpf_program *prog)
+{
+	return tse_attach_cls_bpf(t, dev, BPF_TC_CUSTOM, TC_H_MAKE(1 << 16, 0),
+				  prog, 1);
+}
+
+static int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
+			  struct bpf_program *prog)
 {
 	int err = 0;
 
-	if (tse_enter(t, side))
+	if (tse_enter(t, dev_ns(t, dev)))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	t->tcx_link = bpf_program__attach_tcx(prog, t->ifindex[side], NULL);
+	t->tcx_link = bpf_program__attach_tcx(prog, t->ifindex[dev], NULL);
 	if (!t->tcx_link)
 		err = -errno;
 	tse_leave(t);
-	if (err == -EINVAL || err == -EOPNOTSUPP)
-		return tse_skip(t, "kernel has no tcx links: %s", strerror(-err));
 	if (err)
-		return tse_setup_error(t, "attach tcx: %s", strerror(-err));
+		return tse_setup_error(t, "attach tcx to %s: %s", tse_dev(t, dev),
+				       strerror(-err));
 	return 0;
 }
 
-/* Attach the loop breaker that counts every entry into ifb. */
-static int attach_ifb_gate(struct tse_test *t)
+/* The u32 match for @port of @l4 (17 UDP, 6 TCP) in the test's IP version. */
+static int u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 {
-	return tse_attach_cls_bpf(t, t->ifb_side, t->ifb_ifindex, true,
-				  t->skel->progs.tse_ifb_gate, 1);
+	const char *ip = t->family == TSE_V6 ? "ip6" : "ip";
+
+	return snprintf(buf, len, "protocol %s u32 match %s protocol %d 0xff match %s dport %d 0xffff",
+			t->family == TSE_V6 ? "ipv6" : "ip", ip, l4, ip, port);
 }
 
-/* A u32 filter that sends the redirected flow, and only it, to ifb. */
-int tse_mirred_filter(struct tse_test *t, enum tse_side side,
-		      const char *parent, int prio, int port)
+/* A u32 filter at @parent of @dev that sends one flow, and only it, to ifb. */
+static int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
+			     const char *parent, int prio, int l4, int port,
+			     enum tse_dev ifb)
 {
-	bool v6 = t->family == TSE_V6;
+	char match[160];
 
-	return tse_cmd(t, side,
-		       "tc filter add dev %s %s prio %d protocol %s u32 match %s protocol 17 0xff match %s dport %d 0xffff action mirred egress redirect dev " IFB_NAME,
-		       dev_name[side], parent, prio, v6 ? "ipv6" : "ip",
-		       v6 ? "ip6" : "ip", v6 ? "ip6" : "ip", port);
+	u32_match(t, l4, port, match, sizeof(match));
+	return tse_tc(t, dev_ns(t, dev),
+		      "filter add dev %s %s prio %d %s action mirred egress redirect dev %s\n",
+		      tse_dev(t, dev), parent, prio, match, tse_dev(t, ifb));
 }
 
-int tse_topology_create(struct tse_test *t)
+/* Attach the loop breaker that counts every entry into each ifb. */
+static int attach_ifb_gates(struct tse_test *t)
+{
+	struct bpf_program *gate = t->skel->progs.tse_ifb_gate;
+
+	return tse_count_at(t, TSE_IFB, true, gate, 1) ?:
+	       (t->s->shape.ifb_in ? tse_count_at(t, TSE_IFB_IN, true, gate, 1) : 0);
+}
+
+static int create_devices(struct tse_test *t)
+{
+	if (t->s->shape.routed ? create_routed(t) : create_pair(t))
+		return -1;
+	return create_ifb(t, TSE_IFB) ?:
+	       (t->s->shape.ifb_in ? create_ifb(t, TSE_IFB_IN) : 0);
+}
+
+/* Build the scenario's network; its own hooks are the scenario's to add. */
+static int tse_topology_create(struct tse_test *t)
 {
 	t->self_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (t->self_ns < 0)
 		return tse_setup_error(t, "own netns: %s", strerror(errno));
-	if (create_namespaces(t) || create_veth(t) || create_ifb(t) ||
-	    open_netlink(t) || load_bpf(t) || attach_ifb_gate(t))
+	if (check_features(t) || create_namespaces(t) || create_devices(t) ||
+	    lookup_ifindexes(t) || load_bpf(t))
 		return -1;
-	return 0;
+	if (probe_tcx(t))
+		return -1;
+	return attach_ifb_gates(t);
 }
 
-void tse_topology_destroy(struct tse_test *t)
+static void tse_topology_destroy(struct tse_test *t)
 {
-	int side;
+	int ns;
 
 	bpf_link__destroy(t->tcx_link);
 	test_tc_redirect_ifb__destroy(t->skel);
-	for (side = 0; side < TSE_SIDES; side++) {
-		if (t->nl[side] >= 0)
-			close(t->nl[side]);
-		if (t->ns[side] >= 0)
-			close(t->ns[side]);
+	for (ns = 0; ns < TSE_NSS; ns++) {
+		if (t->nl[ns] >= 0)
+			close(t->nl[ns]);
+		if (t->ns[ns] >= 0)
+			close(t->ns[ns]);
 	}
 	if (t->self_ns >= 0)
 		close(t->self_ns);

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Traffic: TSE_PKTS UDP datagrams per flow from the sender to the receiver,
- * each carrying a magic and a sequence number so that every oracle counts
- * test packets one by one. The redirected flow goes to TSE_PORT, the
- * unrelated flow to TSE_PORT + 1.
+ * Traffic, from the sender's namespace to the receiver's address:
+ * - UDP: t->pkts datagrams per flow, one at a time, each carrying a magic
+ *   and a sequence number so that every oracle counts test packets one by
+ *   one. The redirected flow goes to TSE_PORT, the unrelated one to +1.
+ * - UDP burst: the same datagrams in one UDP GSO send. The sender's va
+ *   segments it in software, so the datagrams reach the next hop's
+ *   receive queue together and are handled in one softirq run.
+ * - TCP: TSE_STREAM_BYTES over one connection to TSE_TCP_PORT.
  *
- * There is no sleep: after sending, wait until every packet has an outcome
- * (delivered, stopped by the loop breaker, or dropped by ifb), or until
- * TSE_WAIT_MS have passed for a packet that vanished.
+ * There is no sleep: after sending, wait until every datagram has an
+ * outcome (delivered, stopped by the loop breaker, dropped by ifb, sent out
+ * of the wrong device), at most TSE_WAIT_MS. Then a fence datagram follows
+ * the same path; when it arrives, every copy of an earlier datagram has
+ * arrived too, so a late duplicate is not missed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -15,76 +21,105 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/udp.h>
 
 #include "tse_internal.h"
 
-static socklen_t sockaddr_of(struct tse_test *t, enum tse_side side, int port,
-			     struct sockaddr_storage *ss)
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT	103
+#endif
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static socklen_t receiver_sockaddr(struct tse_test *t, int port,
+				   struct sockaddr_storage *ss)
 {
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
 	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	const char *addr = tse_addr(t, TSE_VB);
 
 	memset(ss, 0, sizeof(*ss));
 	if (t->family == TSE_V6) {
 		sin6->sin6_family = AF_INET6;
 		sin6->sin6_port = htons(port);
-		inet_pton(AF_INET6, tse_addr(t, side), &sin6->sin6_addr);
+		inet_pton(AF_INET6, addr, &sin6->sin6_addr);
 		return sizeof(*sin6);
 	}
 	sin->sin_family = AF_INET;
 	sin->sin_port = htons(port);
-	inet_pton(AF_INET, tse_addr(t, side), &sin->sin_addr);
+	inet_pton(AF_INET, addr, &sin->sin_addr);
 	return sizeof(*sin);
 }
 
-/* A UDP socket in @side's namespace, bound (receiver) or connected (sender). */
-static int udp_socket(struct tse_test *t, enum tse_side side, int port)
+/*
+ * A socket in @ns: bound to the receiver's @port (receiver, listening for
+ * TCP) or connected to it (sender; for TCP the connect is under way).
+ */
+static int tse_socket(struct tse_test *t, enum tse_ns ns, int type, int port)
 {
 	int domain = t->family == TSE_V6 ? AF_INET6 : AF_INET;
+	bool receiver = ns == TSE_NS_RECEIVER;
 	struct sockaddr_storage ss;
 	socklen_t len;
 	int fd, err;
 
-	if (tse_enter(t, side))
+	if (tse_enter(t, ns))
 		return -1;
-	fd = socket(domain, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	tse_leave(t);
 	if (fd < 0)
 		return -1;
-	len = sockaddr_of(t, TSE_RECEIVER, port, &ss);
-	if (side == TSE_RECEIVER)
-		err = bind(fd, (struct sockaddr *)&ss, len);
+	len = receiver_sockaddr(t, port, &ss);
+	if (receiver)
+		err = bind(fd, (struct sockaddr *)&ss, len) ?:
+		      (type == SOCK_STREAM ? listen(fd, 1) : 0);
 	else
 		err = connect(fd, (struct sockaddr *)&ss, len);
-	if (err) {
+	if (err && !(type == SOCK_STREAM && errno == EINPROGRESS)) {
 		close(fd);
 		return -1;
 	}
 	return fd;
 }
 
-int tse_traffic_open(struct tse_test *t)
+static int tse_traffic_open(struct tse_test *t)
 {
-	int flow;
+	int flow, type = SOCK_DGRAM, port = TSE_PORT;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
 		if (!t->sends[flow])
 			continue;
-		t->rx_sock[flow] = udp_socket(t, TSE_RECEIVER, TSE_PORT + flow);
-		t->tx_sock[flow] = udp_socket(t, TSE_SENDER, TSE_PORT + flow);
-		if (t->rx_sock[flow] < 0 || t->tx_sock[flow] < 0)
-			return tse_setup_error(t, "UDP sockets: %s",
-					       strerror(errno));
+		if (t->s->traffic == TSE_TCP_STREAM) {
+			type = SOCK_STREAM;
+			port = TSE_TCP_PORT;
+		}
+		t->rx_sock[flow] = tse_socket(t, TSE_NS_RECEIVER, type, port + flow);
+		if (t->rx_sock[flow] < 0)
+			return tse_setup_error(t, "receiver socket: %s", strerror(errno));
+		/* The TCP sender connects once the counters have been read. */
+		if (type == SOCK_STREAM)
+			continue;
+		t->tx_sock[flow] = tse_socket(t, TSE_NS_SENDER, type, port + flow);
+		if (t->tx_sock[flow] < 0)
+			return tse_setup_error(t, "sender socket: %s", strerror(errno));
 	}
 	return 0;
 }
 
-void tse_traffic_close(struct tse_test *t)
+static void tse_traffic_close(struct tse_test *t)
 {
 	int flow;
 
@@ -96,19 +131,66 @@ void tse_traffic_close(struct tse_test *t)
 	}
 }
 
-static int send_flow(struct tse_test *t, enum tse_flow flow)
+/* Counters of every device the scenario has. */
+static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 {
-	struct tse_payload p = { .magic = htonl(TSE_MAGIC) };
-	int seq;
+	int dev;
 
-	for (seq = 0; seq < TSE_PKTS; seq++) {
-		p.seq = htonl(seq);
-		/* A drop on the way out is an outcome the oracles judge. */
-		if (send(t->tx_sock[flow], &p, sizeof(p), 0) < 0 &&
-		    errno != ENOBUFS)
-			return tse_setup_error(t, "send: %s", strerror(errno));
+	memset(ds, 0, sizeof(*ds) * TSE_DEVS);
+	for (dev = 0; dev < TSE_DEVS; dev++) {
+		if (!t->ifindex[dev])
+			continue;
+		if (tse_devstats_read(t->nl[dev_ns(t, dev)], t->ifindex[dev], &ds[dev]))
+			return tse_setup_error(t, "read counters of %s over rtnetlink",
+					       tse_dev(t, dev));
 	}
 	return 0;
+}
+
+static void fill_payloads(struct tse_payload *p, int n, __u32 magic)
+{
+	int seq;
+
+	for (seq = 0; seq < n; seq++) {
+		p[seq].magic = htonl(magic);
+		p[seq].seq = htonl(seq);
+	}
+}
+
+/* A drop on the way out is an outcome the oracles judge, not an error. */
+static int send_or_drop(struct tse_test *t, int fd, const void *buf, size_t len)
+{
+	if (send(fd, buf, len, 0) < 0 && errno != ENOBUFS)
+		return tse_setup_error(t, "send: %s", strerror(errno));
+	return 0;
+}
+
+static int send_flow(struct tse_test *t, enum tse_flow flow)
+{
+	struct tse_payload p[TSE_MAX_PKTS];
+	int seq;
+
+	fill_payloads(p, t->pkts, TSE_MAGIC);
+	for (seq = 0; seq < t->pkts; seq++)
+		if (send_or_drop(t, t->tx_sock[flow], &p[seq], sizeof(p[seq])))
+			return -1;
+	return 0;
+}
+
+/* All datagrams in one send: UDP GSO cuts it into one per payload. */
+static int send_burst(struct tse_test *t, enum tse_flow flow)
+{
+	struct tse_payload p[TSE_MAX_PKTS];
+	int fd = t->tx_sock[flow], size = sizeof(p[0]), off = 0;
+
+	fill_payloads(p, t->pkts, TSE_MAGIC);
+	if (setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &size, sizeof(size)))
+		return tse_skip(t, "kernel lacks UDP GSO (UDP_SEGMENT): %s",
+				strerror(errno));
+	if (send_or_drop(t, fd, p, size * t->pkts))
+		return -1;
+	return setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &off, sizeof(off)) ?
+	       tse_setup_error(t, "UDP_SEGMENT off: %s", strerror(errno)) : 0;
 }
 
 static void drain(struct tse_test *t, enum tse_flow flow)
@@ -118,7 +200,9 @@ static void drain(struct tse_test *t, enum tse_flow flow)
 
 	while (recv(t->rx_sock[flow], &p, sizeof(p), 0) == sizeof(p)) {
 		seq = ntohl(p.seq);
-		if (p.magic == htonl(TSE_MAGIC) && seq < TSE_MAX_PKTS)
+		if (p.magic == htonl(TSE_FENCE_MAGIC))
+			t->fences++;
+		else if (p.magic == htonl(TSE_MAGIC) && seq < TSE_MAX_PKTS)
 			t->delivered[flow][seq]++;
 	}
 }
@@ -140,34 +224,187 @@ static void receive_for(struct tse_test *t, int ms)
 			drain(t, flow);
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static unsigned int packets_sent(struct tse_test *t)
 {
-	return TSE_PKTS * (t->sends[TSE_FLOW_REDIRECTED] +
-			   t->sends[TSE_FLOW_UNRELATED]);
+	return t->pkts * (t->sends[TSE_FLOW_REDIRECTED] +
+			  t->sends[TSE_FLOW_UNRELATED]);
 }
 
-/* Send every flow, then wait until each packet has an outcome. */
-int tse_traffic_run(struct tse_test *t)
+static unsigned int packets_delivered(struct tse_test *t)
 {
-	long long deadline;
-	int flow;
+	unsigned int n = 0;
+	int flow, seq;
 
-	if (tse_kstats_read(t, &t->before))
-		return -1;
 	for (flow = 0; flow < TSE_FLOWS; flow++)
-		if (t->sends[flow] && send_flow(t, flow))
-			return -1;
-	deadline = now_ms() + TSE_WAIT_MS;
+		for (seq = 0; seq < t->pkts; seq++)
+			n += t->delivered[flow][seq] > 0;
+	return n;
+}
+
+/*
+ * Datagrams with an outcome: delivered, stopped as looping, dropped by ifb,
+ * or sent back out of the router's input device.
+ */
+static unsigned int tse_outcomes(struct tse_test *t)
+{
+	struct tse_counters *c = &t->skel->bss->counters;
+	struct tse_devstats now[TSE_DEVS];
+	unsigned int done = 0;
+	int flow, seq;
+
+	for (flow = 0; flow < TSE_FLOWS; flow++)
+		for (seq = 0; seq < t->pkts; seq++)
+			done += t->sends[flow] && (t->delivered[flow][seq] ||
+						   c->looped[flow][seq]);
+	if (tse_kstats_read(t, now))
+		return done;
+	done += now[TSE_IFB].dropped - t->before[TSE_IFB].dropped;
+	if (t->ifindex[TSE_IFB_IN])
+		done += now[TSE_IFB_IN].dropped - t->before[TSE_IFB_IN].dropped;
+	if (t->ifindex[TSE_RA])
+		done += now[TSE_RA].tx - t->before[TSE_RA].tx;
+	return done;
+}
+
+static void wait_outcomes(struct tse_test *t)
+{
+	long long deadline = now_ms() + TSE_WAIT_MS;
+
 	while (tse_outcomes(t) < packets_sent(t) && now_ms() < deadline)
 		receive_for(t, 10);
 	receive_for(t, 0);
-	return tse_kstats_read(t, &t->after);
+}
+
+/*
+ * A fence down the redirected flow's path; once it has arrived, so has any
+ * copy of an earlier datagram. Only worth it when the path delivers.
+ */
+static int wait_fence(struct tse_test *t)
+{
+	struct tse_payload fence;
+	long long deadline;
+
+	if (!packets_delivered(t))
+		return 0;
+	fill_payloads(&fence, 1, TSE_FENCE_MAGIC);
+	if (send_or_drop(t, t->tx_sock[TSE_FLOW_REDIRECTED], &fence, sizeof(fence)))
+		return -1;
+	deadline = now_ms() + TSE_FENCE_MS;
+	while (!t->fences && now_ms() < deadline)
+		receive_for(t, 10);
+	return 0;
+}
+
+static int run_datagrams(struct tse_test *t)
+{
+	int flow;
+
+	for (flow = 0; flow < TSE_FLOWS; flow++) {
+		if (!t->sends[flow])
+			continue;
+		if (t->s->traffic == TSE_UDP_BURST && flow == TSE_FLOW_REDIRECTED ?
+		    send_burst(t, flow) : send_flow(t, flow))
+			return -1;
+	}
+	wait_outcomes(t);
+	return wait_fence(t);
+}
+
+/* Byte @off of the stream: a pattern that shows loss, reordering, damage. */
+static unsigned char stream_byte(long long off)
+{
+	return (off ^ (off >> 8) ^ (off >> 16)) & 0xff;
+}
+
+struct tse_tcp {
+	int tx, rx;		/* sender's socket; receiver's accepted one */
+	long long sent;
+	bool closed;
+};
+
+static void stream_send(struct tse_test *t, struct tse_tcp *c)
+{
+	unsigned char buf[16384];
+	ssize_t n;
+	int i;
+
+	while (c->sent < TSE_STREAM_BYTES) {
+		n = TSE_STREAM_BYTES - c->sent;
+		if (n > (ssize_t)sizeof(buf))
+			n = sizeof(buf);
+		for (i = 0; i < n; i++)
+			buf[i] = stream_byte(c->sent + i);
+		n = send(c->tx, buf, n, MSG_NOSIGNAL);
+		if (n <= 0)
+			return;
+		c->sent += n;
+	}
+	if (!c->closed && !shutdown(c->tx, SHUT_WR))
+		c->closed = true;
+}
+
+static void stream_receive(struct tse_test *t, struct tse_tcp *c)
+{
+	struct tse_stream *st = &t->stream;
+	unsigned char buf[16384];
+	ssize_t n, i;
+
+	if (c->rx < 0)
+		c->rx = accept4(t->rx_sock[0], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (c->rx < 0)
+		return;
+	while ((n = recv(c->rx, buf, sizeof(buf), 0)) > 0) {
+		for (i = 0; i < n && st->first_bad < 0; i++)
+			if (buf[i] != stream_byte(st->received + i))
+				st->first_bad = st->received + i;
+		st->received += n;
+	}
+	if (n == 0)
+		st->done = true;
+}
+
+static void stream_retrans(struct tse_test *t, int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (!getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		t->stream.retrans = ti.tcpi_total_retrans;
+}
+
+/* Push the stream through, both ends in this thread, for a bounded time. */
+static int run_stream(struct tse_test *t)
+{
+	struct tse_tcp c = { .rx = -1 };
+	long long deadline = now_ms() + TSE_STREAM_MS;
+	struct pollfd pfd[2];
+
+	t->stream.first_bad = -1;
+	c.tx = tse_socket(t, TSE_NS_SENDER, SOCK_STREAM, TSE_TCP_PORT);
+	t->tx_sock[0] = c.tx;
+	if (c.tx < 0)
+		return tse_setup_error(t, "TCP connect: %s", strerror(errno));
+	while (!t->stream.done && now_ms() < deadline) {
+		pfd[0] = (struct pollfd){ .fd = c.tx, .events = POLLOUT };
+		pfd[1] = (struct pollfd){ .fd = c.rx >= 0 ? c.rx : t->rx_sock[0],
+					  .events = POLLIN };
+		poll(pfd, 2, 10);
+		stream_send(t, &c);
+		stream_receive(t, &c);
+	}
+	stream_retrans(t, c.tx);
+	if (c.rx >= 0)
+		close(c.rx);
+	return 0;
+}
+
+/* Send the scenario's traffic; the counters are read before and after. */
+static int tse_traffic_run(struct tse_test *t)
+{
+	if (tse_kstats_read(t, t->before))
+		return -1;
+	if (t->s->traffic == TSE_TCP_STREAM ? run_stream(t) : run_datagrams(t))
+		return -1;
+	return tse_kstats_read(t, t->after);
 }

@@ -3,18 +3,18 @@
  * tc_skip_egress: does a packet that ifb re-injects on egress skip the
  * device's egress tc hook, as the ingress hook already does?
  *
- * This is the interface between the scenarios (topology, traffic and
- * oracles, in this folder) and the two front ends that run them: the
- * kselftest harness (tc_skip_egress.c) and test_progs
- * (bpf/prog_tests/tc_redirect_ifb.c). A front end runs a scenario and
- * renders its checks; it holds no scenario logic of its own.
+ * This is the interface between the scenarios (scenarios.c, with the
+ * topology, traffic and oracles they use) and the two front ends that run
+ * them: the kselftest harness (tc_skip_egress.c) and test_progs
+ * (bpf/prog_tests/tc_redirect_ifb.c). A front end sets a scenario up, runs
+ * it, renders its checks and tears it down; it holds no scenario logic.
  */
 #ifndef __TSE_H
 #define __TSE_H
 
 #include <stdbool.h>
 
-/* IP versions a scenario runs for. The scenarios are listed in scenarios.c. */
+/* IP versions every scenario runs for. */
 #define TSE_V4			1
 #define TSE_V6			2
 
@@ -24,14 +24,21 @@ enum tse_status {
 	TSE_SKIP,
 };
 
-#define TSE_MAX_CHECKS	16
+/* How a check compares what it saw with what a correct kernel gives. */
+enum tse_cmp {
+	TSE_EQ,
+	TSE_GE,
+};
+
+#define TSE_MAX_CHECKS	24
 #define TSE_TEXT	256
 
 /* One observation compared with what a correct kernel gives. */
 struct tse_check {
-	char what[96];		/* e.g. "egress classifier runs per packet" */
+	char what[112];		/* e.g. "egress classifier runs per packet" */
 	long long got;
 	long long want;
+	enum tse_cmp cmp;
 	int bad;		/* per-packet checks: packets that differ */
 	int total;		/* per-packet checks: packets checked */
 	const char *word;	/* diagnosis when it fails, e.g. "reclassified" */
@@ -42,17 +49,31 @@ struct tse_result {
 	enum tse_status status;
 	char reason[TSE_TEXT];		/* why it skipped or could not run */
 	const char *diagnosis;		/* the first failing check's word */
+	char note[TSE_TEXT];		/* facts about the run, e.g. the qdisc */
 	int nr_checks;
 	struct tse_check checks[TSE_MAX_CHECKS];
 	char kernel_log[TSE_TEXT];	/* a warning the kernel logged meanwhile */
 	double seconds;			/* wall time, for information only */
 };
 
+struct tse_test;
+
 int tse_scenario_count(void);
 const char *tse_scenario_name(int i);
-int tse_scenario_families(int i);
 const char *tse_family_name(int family);
-void tse_run(const char *scenario, int family, struct tse_result *res);
+
+/*
+ * Build @scenario's topology for @family. Returns NULL only when out of
+ * memory; otherwise res->status says whether it may run (TSE_PASS), must
+ * skip (a missing feature, res->reason) or failed its setup.
+ */
+struct tse_test *tse_setup(const char *scenario, int family,
+			   struct tse_result *res);
+/* Send the scenario's traffic and judge the kernel into the result. */
+void tse_exercise(struct tse_test *t);
+/* Remove everything the scenario created. */
+void tse_teardown(struct tse_test *t);
+
 bool tse_check_ok(const struct tse_check *c);
 void tse_format_check(const struct tse_check *c, char *buf, int len);
 

@@ -1,10 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the scenario parts (topology, traffic, oracles, scenarios) share. */
+/*
+ * What the parts of the scenario library share. They are built as one
+ * translation unit (tse_lib.c), in this order, each using only the parts
+ * before it:
+ *
+ *   result.c    checks and results, what each diagnosis word means
+ *   netlink.c   kernel counters over rtnetlink
+ *   topology.c  namespaces, devices, addresses, tc and BPF attachment
+ *   traffic.c   the UDP flows, the UDP burst, the TCP stream; the wait
+ *   oracles.c   what a correct kernel does, checked against the counters
+ *   scenarios.c the scenario table
+ *   runner.c    tse_setup(), tse_exercise(), tse_teardown()
+ *
+ * Only tse.h's functions are visible outside; everything else is static.
+ */
 #ifndef __TSE_INTERNAL_H
 #define __TSE_INTERNAL_H
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <time.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
 
@@ -16,34 +31,108 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
-#define TSE_PKTS	5	/* test packets per flow */
+#define TSE_PKTS	5	/* test datagrams per flow, unless a scenario says */
 #define TSE_LOOP_LIMIT	8	/* entries into ifb before a packet counts as looping */
 #define TSE_WAIT_MS	3000	/* how long a packet may take to reach an outcome */
+#define TSE_FENCE_MS	1000	/* how long the fence may take */
+#define TSE_STREAM_MS	20000	/* how long the TCP stream may take */
 #define TSE_PORT	4000	/* UDP port of the redirected flow; unrelated: +1 */
+#define TSE_TCP_PORT	4010	/* TCP port of the stream */
+#define TSE_STREAM_BYTES (1 << 20)
 
-/* The two namespaces; the ifb sits in the one whose hook redirects. */
-enum tse_side {
-	TSE_SENDER,
-	TSE_RECEIVER,
-	TSE_SIDES,
+/* The namespaces: a router sits between sender and receiver when routed. */
+enum tse_ns {
+	TSE_NS_SENDER,
+	TSE_NS_ROUTER,
+	TSE_NS_RECEIVER,
+	TSE_NSS,
 };
 
-/* Kernel counters, read over rtnetlink. */
-struct tse_kstats {
-	__u64 clsact_pkts[TSE_SIDES];	/* clsact qdisc on va, vb */
-	__u64 ifb_rx;			/* packets handed to ifb */
-	__u64 ifb_dropped;		/* rx_dropped + tx_dropped of ifb */
-	__u64 peer_rx;			/* rx_packets of vb */
+/* Every device a scenario may have; which exist depends on its shape. */
+enum tse_dev {
+	TSE_VA,		/* sender's veth */
+	TSE_VB,		/* receiver's veth */
+	TSE_RA,		/* router's input veth, va's peer */
+	TSE_RB,		/* router's output veth, vb's peer */
+	TSE_VLAN_A,	/* va.10 */
+	TSE_VLAN_B,	/* vb.10 */
+	TSE_IFB,	/* the ifb the hook under test redirects to */
+	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
+	TSE_DEVS,
+};
+
+/* Features a scenario needs; each is probed before the topology is built. */
+enum tse_feature {
+	TSE_F_VETH	= 1 << 0,
+	TSE_F_IFB	= 1 << 1,
+	TSE_F_CLSACT	= 1 << 2,
+	TSE_F_CLS_BPF	= 1 << 3,
+	TSE_F_U32	= 1 << 4,
+	TSE_F_MIRRED	= 1 << 5,
+	TSE_F_ROOT_QDISC = 1 << 6,	/* prio, or htb where there is no prio */
+	TSE_F_TCX	= 1 << 7,
+	TSE_F_VLAN	= 1 << 8,
+	TSE_F_TBF	= 1 << 9,
+};
+
+#define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)
+#define TSE_F_MIRRED_U32 (TSE_F_BASE | TSE_F_U32 | TSE_F_MIRRED)
+
+/* The network a scenario runs on. */
+struct tse_shape {
+	bool routed;		/* sender - router - receiver, else a veth pair */
+	bool vlan;		/* the traffic runs over vlan 10 on va and vb */
+	enum tse_ns ifb_ns;	/* the namespace of the ifb(s) */
+	bool ifb_in;		/* a second ifb, for the router's input */
+	bool burst_sender;	/* va segments in software: GSO sends burst */
+};
+
+/* What the scenario sends. */
+enum tse_traffic {
+	TSE_UDP,		/* datagrams one at a time */
+	TSE_UDP_BURST,		/* one UDP GSO send: the datagrams in a burst */
+	TSE_TCP_STREAM,		/* TSE_STREAM_BYTES over one TCP connection */
+};
+
+struct tse_test;
+
+struct tse_scenario {
+	const char *name;
+	struct tse_shape shape;
+	unsigned int features;
+	enum tse_traffic traffic;
+	int pkts;		/* datagrams per flow; 0: TSE_PKTS */
+	bool unrelated;		/* also send a flow that is not redirected */
+	int (*setup)(struct tse_test *t);
+	void (*judge)(struct tse_test *t);
+};
+
+/* Kernel counters of one device, over rtnetlink. */
+struct tse_devstats {
+	__u64 rx;
+	__u64 tx;
+	__u64 dropped;		/* rx_dropped + tx_dropped */
+	__u64 clsact;		/* packets its clsact qdisc counted */
+	__u64 overlimits;	/* its root qdisc's overlimits */
+};
+
+/* What the TCP stream saw. */
+struct tse_stream {
+	long long received;	/* bytes the receiver read */
+	long long first_bad;	/* offset of the first wrong byte, or -1 */
+	long long retrans;	/* the sender's total retransmissions */
+	bool done;
 };
 
 struct tse_test {
+	const struct tse_scenario *s;
 	int family;
+	int pkts;
 	int self_ns;			/* where the caller's thread came from */
-	int ns[TSE_SIDES];		/* held by fd only: gone when we are */
-	int nl[TSE_SIDES];		/* rtnetlink socket in each namespace */
-	int ifindex[TSE_SIDES];		/* va in the sender, vb in the receiver */
-	enum tse_side ifb_side;
-	int ifb_ifindex;
+	int ns[TSE_NSS];		/* held by fd only: gone when we are */
+	int nl[TSE_NSS];		/* rtnetlink socket in each namespace */
+	int ifindex[TSE_DEVS];		/* 0: the shape has no such device */
+	const char *root_qdisc;		/* "prio" or "htb", when probed */
 	int kmsg;
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link;
@@ -51,66 +140,11 @@ struct tse_test {
 	int rx_sock[TSE_FLOWS];
 	bool sends[TSE_FLOWS];		/* flows the scenario sends */
 	unsigned int delivered[TSE_FLOWS][TSE_MAX_PKTS];
-	struct tse_kstats before, after;
+	unsigned int fences;		/* fences delivered */
+	struct tse_stream stream;
+	struct tse_devstats before[TSE_DEVS], after[TSE_DEVS];
 	struct tse_result *res;
+	struct timespec start;
 };
-
-/* A diagnosis word and what it tells about the kernel. */
-struct tse_meaning {
-	const char *word;
-	const char *meaning;
-};
-
-extern const struct tse_meaning tse_reclassified, tse_skipped, tse_looped,
-	tse_not_redirected, tse_duplicated, tse_not_delivered;
-
-/* topology.c */
-int tse_topology_create(struct tse_test *t);
-void tse_topology_destroy(struct tse_test *t);
-int tse_enter(struct tse_test *t, enum tse_side side);
-void tse_leave(struct tse_test *t);
-int tse_cmd(struct tse_test *t, enum tse_side side, const char *fmt, ...)
-	__printf(3, 4);
-const char *tse_dev(enum tse_side side);
-const char *tse_addr(struct tse_test *t, enum tse_side side);
-int tse_attach_cls_bpf(struct tse_test *t, enum tse_side side, int ifindex,
-		       bool egress, struct bpf_program *prog, int prio);
-int tse_attach_tcx(struct tse_test *t, enum tse_side side,
-		   struct bpf_program *prog);
-int tse_mirred_filter(struct tse_test *t, enum tse_side side,
-		      const char *parent, int prio, int port);
-int tse_skip(struct tse_test *t, const char *fmt, ...)
-	__printf(2, 3);
-int tse_setup_error(struct tse_test *t, const char *fmt, ...)
-	__printf(2, 3);
-void tse_chomp(char *s);
-
-/* traffic.c */
-int tse_traffic_open(struct tse_test *t);
-void tse_traffic_close(struct tse_test *t);
-int tse_traffic_run(struct tse_test *t);
-
-/* oracles.c */
-int tse_kstats_read(struct tse_test *t, struct tse_kstats *ks);
-unsigned int tse_outcomes(struct tse_test *t);
-void tse_expect(struct tse_test *t, const char *what, long long got,
-		long long want, const struct tse_meaning *more,
-		const struct tse_meaning *less);
-void tse_expect_each(struct tse_test *t, const char *what,
-		     const unsigned int *row, unsigned int want,
-		     const struct tse_meaning *more,
-		     const struct tse_meaning *less);
-void tse_expect_hook(struct tse_test *t, const char *what, enum tse_hook hook,
-		     enum tse_flow flow, unsigned int want);
-void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow);
-void tse_expect_ifb_kept(struct tse_test *t);
-void tse_expect_ifb_once(struct tse_test *t);
-void tse_expect_clsact(struct tse_test *t, enum tse_side side,
-		       enum tse_hook hook, unsigned int per_packet,
-		       unsigned int flows);
-void tse_expect_delivered(struct tse_test *t, enum tse_flow flow);
-void tse_expect_peer_rx(struct tse_test *t, unsigned int flows);
-void tse_kernel_log_start(struct tse_test *t);
-void tse_kernel_log_check(struct tse_test *t);
 
 #endif /* __TSE_INTERNAL_H */

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel counters over rtnetlink, for every device of the scenario: the
+ * link's rx/tx/dropped counters, the packets its clsact qdisc counted and
+ * its root qdisc's overlimits. The links are kept silent (topology.c), so
+ * these move only with the test's packets.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/gen_stats.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+
+#include "tse_internal.h"
+
+struct nl_req {
+	struct nlmsghdr nh;
+	union {
+		struct ifinfomsg ifi;
+		struct tcmsg tcm;
+	};
+};
+
+static int nl_send(int fd, int type, int flags, int ifindex)
+{
+	struct nl_req req = {
+		.nh.nlmsg_type = type,
+		.nh.nlmsg_flags = NLM_F_REQUEST | flags,
+	};
+
+	if (type == RTM_GETLINK) {
+		req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+		req.ifi.ifi_index = ifindex;
+	} else {
+		req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.tcm));
+		req.tcm.tcm_family = AF_UNSPEC;
+		req.tcm.tcm_ifindex = ifindex;
+	}
+	return send(fd, &req, req.nh.nlmsg_len, 0) < 0 ? -1 : 0;
+}
+
+static struct rtattr *rta_find(struct rtattr *rta, int len, int type)
+{
+	for (; RTA_OK(rta, len); rta = RTA_NEXT(rta, len))
+		if (rta->rta_type == type)
+			return rta;
+	return NULL;
+}
+
+static void parse_link(struct nlmsghdr *nh, struct tse_devstats *ds)
+{
+	struct ifinfomsg *ifi = NLMSG_DATA(nh);
+	struct rtattr *rta = rta_find(IFLA_RTA(ifi), IFLA_PAYLOAD(nh),
+				      IFLA_STATS64);
+	struct rtnl_link_stats64 st;
+
+	if (!rta)
+		return;
+	memcpy(&st, RTA_DATA(rta), sizeof(st));
+	ds->rx = st.rx_packets;
+	ds->tx = st.tx_packets;
+	ds->dropped = st.rx_dropped + st.tx_dropped;
+}
+
+/* The clsact qdisc's packets, or the root qdisc's overlimits. */
+static void parse_qdisc(struct nlmsghdr *nh, struct tse_devstats *ds)
+{
+	struct tcmsg *tcm = NLMSG_DATA(nh);
+	int len = nh->nlmsg_len - NLMSG_LENGTH(sizeof(*tcm));
+	struct rtattr *kind, *stats, *attr;
+	struct gnet_stats_basic gb;
+	struct gnet_stats_queue gq;
+	bool clsact;
+
+	kind = rta_find(TCA_RTA(tcm), len, TCA_KIND);
+	stats = rta_find(TCA_RTA(tcm), len, TCA_STATS2);
+	if (!kind || !stats)
+		return;
+	clsact = !strcmp(RTA_DATA(kind), "clsact");
+	if (!clsact && tcm->tcm_parent != TC_H_ROOT)
+		return;
+	attr = rta_find(RTA_DATA(stats), RTA_PAYLOAD(stats),
+			clsact ? TCA_STATS_BASIC : TCA_STATS_QUEUE);
+	if (!attr)
+		return;
+	if (clsact) {
+		memcpy(&gb, RTA_DATA(attr), sizeof(gb));
+		ds->clsact = gb.packets;
+	} else {
+		memcpy(&gq, RTA_DATA(attr), sizeof(gq));
+		ds->overlimits = gq.overlimits;
+	}
+}
+
+/* Ask rtnetlink about one device; parse every reply into @ds. */
+static int nl_query(int fd, int type, int flags, int ifindex,
+		    struct tse_devstats *ds)
+{
+	char buf[32768];
+	struct nlmsghdr *nh;
+	int len;
+
+	if (nl_send(fd, type, flags, ifindex))
+		return -1;
+	for (;;) {
+		len = recv(fd, buf, sizeof(buf), 0);
+		if (len <= 0)
+			return -1;
+		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, len);
+		     nh = NLMSG_NEXT(nh, len)) {
+			if (nh->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (nh->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+			if (nh->nlmsg_type == RTM_NEWLINK)
+				parse_link(nh, ds);
+			else if (nh->nlmsg_type == RTM_NEWQDISC &&
+				 ((struct tcmsg *)NLMSG_DATA(nh))->tcm_ifindex == ifindex)
+				parse_qdisc(nh, ds);
+		}
+		if (!(flags & NLM_F_DUMP))
+			return 0;
+	}
+}
+
+/* The counters of device @ifindex, through the rtnetlink socket @fd of its netns. */
+static int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds)
+{
+	memset(ds, 0, sizeof(*ds));
+	if (nl_query(fd, RTM_GETLINK, 0, ifindex, ds) ||
+	    nl_query(fd, RTM_GETQDISC, NLM_F_DUMP, ifindex, ds))
+		return -1;
+	return 0;
+}

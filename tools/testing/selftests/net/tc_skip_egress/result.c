@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Results: each check compares one observation with what a correct kernel
+ * gives; the first failing check names the diagnosis. A test that cannot
+ * run says why: SKIP for a missing feature, FAIL (diagnosis "setup") for
+ * anything else.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+#include <string.h>
+
+#include "tse_internal.h"
+
+/* A diagnosis word and what it tells about the kernel. */
+struct tse_meaning {
+	const char *word;
+	const char *meaning;
+};
+
+static const struct tse_meaning tse_reclassified = {
+	"reclassified", "packets re-injected by ifb are classified again"
+};
+static const struct tse_meaning tse_skipped = {
+	"skipped", "the hook let packets pass unclassified: a skip meant for re-injected packets reached them"
+};
+static const struct tse_meaning tse_looped = {
+	"looped", "re-injected packets are redirected to ifb again, without end"
+};
+static const struct tse_meaning tse_not_redirected = {
+	"not-redirected", "packets that should pass through ifb did not"
+};
+static const struct tse_meaning tse_misredirected = {
+	"misredirected", "packets no filter redirects went through ifb"
+};
+static const struct tse_meaning tse_duplicated = {
+	"duplicated", "the receiver got packets more than once"
+};
+static const struct tse_meaning tse_not_delivered = {
+	"not-delivered", "packets were lost on the way to the receiver"
+};
+static const struct tse_meaning tse_dropped_by_ifb = {
+	"dropped-by-ifb",
+	"ifb dropped redirected packets: the redirect left skb_iif 0 (bpf_redirect does not set it), so ifb has no device to return them to"
+};
+static const struct tse_meaning tse_wrong_device = {
+	"wrong-device",
+	"ifb sent forwarded packets out of the router's input device: the redirect left skb_iif naming the device the packet arrived on, not the one it was leaving"
+};
+static const struct tse_meaning tse_kernel_warning = {
+	"kernel-warning", "the kernel logged a warning while the test ran"
+};
+
+static int set_reason(struct tse_result *res, enum tse_status status,
+		      const char *fmt, va_list ap)
+{
+	int len = sizeof(res->reason);
+
+	if (vsnprintf(res->reason, len, fmt, ap) >= len)
+		res->reason[len - 1] = '\0';
+	res->status = status;
+	if (status == TSE_FAIL)
+		res->diagnosis = "setup";
+	return -1;
+}
+
+static __printf(2, 3) int tse_skip(struct tse_test *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_reason(t->res, TSE_SKIP, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static __printf(2, 3) int tse_setup_error(struct tse_test *t,
+					  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_reason(t->res, TSE_FAIL, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Facts about the run that are no check, e.g. which root qdisc was used. */
+static __printf(2, 3) void tse_note(struct tse_test *t, const char *fmt, ...)
+{
+	size_t used = strlen(t->res->note);
+	char *buf = t->res->note + used;
+	size_t left = sizeof(t->res->note) - used;
+	va_list ap;
+
+	if (used && left > 2) {
+		memcpy(buf, "; ", 3);
+		buf += 2;
+		left -= 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf, left, fmt, ap);
+	va_end(ap);
+}
+
+bool tse_check_ok(const struct tse_check *c)
+{
+	if (c->total)
+		return c->bad == 0;
+	return c->cmp == TSE_GE ? c->got >= c->want : c->got == c->want;
+}
+
+void tse_format_check(const struct tse_check *c, char *buf, int len)
+{
+	const char *op = c->cmp == TSE_GE ? "at least " : "";
+
+	if (tse_check_ok(c))
+		snprintf(buf, len, "%s: %lld, as expected", c->what, c->got);
+	else if (c->total)
+		snprintf(buf, len, "%s: %lld for %d of %d packets, expected %lld: %s",
+			 c->what, c->got, c->bad, c->total, c->want, c->meaning);
+	else
+		snprintf(buf, len, "%s: %lld, expected %s%lld: %s",
+			 c->what, c->got, op, c->want, c->meaning);
+}
+
+static struct tse_check *new_check(struct tse_test *t, const char *what)
+{
+	struct tse_result *res = t->res;
+	struct tse_check *c;
+
+	if (res->nr_checks == TSE_MAX_CHECKS) {
+		/* A scenario with more checks than room is a bug in it. */
+		tse_setup_error(t, "more than %d checks", TSE_MAX_CHECKS);
+		return NULL;
+	}
+	c = &res->checks[res->nr_checks++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->what, sizeof(c->what), "%s", what);
+	return c;
+}
+
+/* A failed check's diagnosis depends on whether it saw too much or too little. */
+static void set_meaning(struct tse_check *c, const struct tse_meaning *more,
+			const struct tse_meaning *less)
+{
+	const struct tse_meaning *m = c->got > c->want ? more : less;
+
+	c->word = m->word;
+	c->meaning = m->meaning;
+}
+
+static void record(struct tse_test *t, struct tse_check *c)
+{
+	if (tse_check_ok(c) || t->res->status != TSE_PASS)
+		return;
+	t->res->status = TSE_FAIL;
+	t->res->diagnosis = c->word;
+}
+
+static void tse_expect(struct tse_test *t, const char *what, long long got,
+		       long long want, const struct tse_meaning *more,
+		       const struct tse_meaning *less)
+{
+	struct tse_check *c = new_check(t, what);
+
+	if (!c)
+		return;
+	c->got = got;
+	c->want = want;
+	set_meaning(c, more, less);
+	record(t, c);
+}
+
+static void tse_expect_at_least(struct tse_test *t, const char *what,
+				long long got, long long want,
+				const struct tse_meaning *less)
+{
+	struct tse_check *c = new_check(t, what);
+
+	if (!c)
+		return;
+	c->got = got;
+	c->want = want;
+	c->cmp = TSE_GE;
+	set_meaning(c, less, less);
+	record(t, c);
+}
+
+/* Every one of the scenario's packets must have been counted @want times. */
+static void tse_expect_each(struct tse_test *t, const char *what,
+			    const unsigned int *row, unsigned int want,
+			    const struct tse_meaning *more,
+			    const struct tse_meaning *less)
+{
+	struct tse_check *c = new_check(t, what);
+	int seq;
+
+	if (!c)
+		return;
+	c->want = want;
+	c->got = want;
+	c->total = t->pkts;
+	for (seq = 0; seq < t->pkts; seq++) {
+		if (row[seq] == want)
+			continue;
+		if (!c->bad++)
+			c->got = row[seq];
+	}
+	set_meaning(c, more, less);
+	record(t, c);
+}

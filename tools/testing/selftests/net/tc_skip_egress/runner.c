@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runner: what a front end calls. Set a scenario up (probe, build, attach,
+ * open the sockets), exercise it (send, wait, judge), tear it down.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tse_internal.h"
+
+const char *tse_family_name(int family)
+{
+	return family == TSE_V6 ? "ipv6" : "ipv4";
+}
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec - start->tv_sec +
+	       (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
+			  int family, struct tse_result *res)
+{
+	int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t->start);
+	t->s = s;
+	t->family = family;
+	t->res = res;
+	t->pkts = s->pkts ?: TSE_PKTS;
+	t->sends[TSE_FLOW_REDIRECTED] = true;
+	t->sends[TSE_FLOW_UNRELATED] = s->unrelated;
+	t->self_ns = t->kmsg = -1;
+	for (i = 0; i < TSE_NSS; i++)
+		t->ns[i] = t->nl[i] = -1;
+	for (i = 0; i < TSE_FLOWS; i++)
+		t->tx_sock[i] = t->rx_sock[i] = -1;
+}
+
+struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
+{
+	const struct tse_scenario *s = tse_find(name);
+	struct tse_test *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	memset(res, 0, sizeof(*res));
+	t->res = res;
+	t->kmsg = -1;
+	if (!s || (family != TSE_V4 && family != TSE_V6)) {
+		tse_setup_error(t, "no scenario %s for IP version %d", name, family);
+		return t;
+	}
+	tse_test_init(t, s, family, res);
+	if (geteuid() != 0) {
+		tse_skip(t, "needs root: network namespaces, tc and BPF");
+		return t;
+	}
+	tse_kernel_log_start(t);
+	if (!tse_topology_create(t) && !s->setup(t))
+		tse_traffic_open(t);
+	return t;
+}
+
+void tse_exercise(struct tse_test *t)
+{
+	if (t->res->status != TSE_PASS)
+		return;
+	if (!tse_traffic_run(t)) {
+		t->s->judge(t);
+		tse_kernel_log_check(t);
+	}
+	t->res->seconds = seconds_since(&t->start);
+}
+
+void tse_teardown(struct tse_test *t)
+{
+	if (!t)
+		return;
+	if (t->s) {
+		tse_traffic_close(t);
+		tse_topology_destroy(t);
+	}
+	if (t->kmsg >= 0)
+		close(t->kmsg);
+	free(t);
+}
