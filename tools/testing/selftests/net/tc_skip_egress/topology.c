@@ -325,14 +325,46 @@ static int probe_root_qdisc(struct tse_test *t, int nsfd)
 	return tse_skip(t, "kernel has neither the prio nor the htb qdisc: %s", err);
 }
 
+/* All of @tool's probes that @need asks for, as one batch. */
+static void probe_batch(unsigned int need, const char *tool, char *cmds,
+			size_t len)
+{
+	unsigned int i;
+
+	cmds[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(probes); i++)
+		if ((need & probes[i].feature) && !strcmp(probes[i].tool, tool))
+			strncat(cmds, probes[i].cmds, len - strlen(cmds) - 1);
+}
+
+/* Probes one by one, to name the feature that is missing. */
+static int probe_each(struct tse_test *t, unsigned int need)
+{
+	int nsfd = tse_netns_new(t), ret = 0;
+	unsigned int i;
+
+	if (nsfd < 0)
+		return tse_setup_error(t, "new netns: %s", strerror(errno));
+	for (i = 0; i < ARRAY_SIZE(probes) && !ret; i++)
+		if (need & probes[i].feature)
+			ret = probe_feature(t, nsfd, &probes[i]);
+	close(nsfd);
+	/* The batch failed, so one probe must have: else the batch was wrong. */
+	return ret ?: tse_setup_error(t, "feature probes failed together, passed one by one");
+}
+
+/* The common case costs two commands: every probe of a tool in one batch. */
 static int probe_features(struct tse_test *t, int nsfd)
 {
 	unsigned int need = t->s->features | TSE_F_VETH;
-	unsigned int i;
+	char cmds[1024], err[256];
 
-	for (i = 0; i < ARRAY_SIZE(probes); i++)
-		if ((need & probes[i].feature) && probe_feature(t, nsfd, &probes[i]))
-			return -1;
+	probe_batch(need, "ip", cmds, sizeof(cmds));
+	if (run_batch(nsfd, "ip", cmds, err, sizeof(err)))
+		return probe_each(t, need);
+	probe_batch(need, "tc", cmds, sizeof(cmds));
+	if (cmds[0] && run_batch(nsfd, "tc", cmds, err, sizeof(err)))
+		return probe_each(t, need);
 	if (need & TSE_F_ROOT_QDISC)
 		return probe_root_qdisc(t, nsfd);
 	return 0;
