@@ -4,11 +4,14 @@
 # Boot a kernel under qemu, with the host's / as a read-only 9p root, and
 # run one command inside (default: the suite binary).
 #
-#   vm/run-vm.sh [-C DIR] [-t SECONDS] [-l LOG] BZIMAGE [-- COMMAND...]
+#   vm/run-vm.sh [-C DIR] [-t SECONDS] [-l LOG] [-i INITRD] BZIMAGE [-- COMMAND...]
 #
 #   -C DIR      working directory of the command (default: the current one)
 #   -t SECONDS  host-side limit for boot + command (default: $VM_TIMEOUT, 900)
 #   -l LOG      kernel console log (default: build/vm/logs/console-IMAGE.log)
+#   -i INITRD   boot with this initramfs (default: $VM_INITRD, else none): a
+#               distribution kernel with 9p as a module (vm/initramfs.sh)
+# VM_APPEND adds kernel parameters (module_blacklist=act_mirred, say).
 #
 # A single COMMAND word is run as a shell script line ('ip netns add x; ...').
 # stdout gets the command's output (stdout and stderr) and nothing else; the
@@ -29,6 +32,7 @@ readonly BOOT_FAILED=255 VM_DIED=254 TIMED_OUT=253
 cwd=$PWD
 timeout=${VM_TIMEOUT:-900}
 console=
+initrd=${VM_INITRD:-}
 accel=tcg
 
 usage()
@@ -80,7 +84,7 @@ probe_accel()
 	accel=tcg
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
 	   VM_ACCEL=kvm "$0" -t 20 -l "$VM_BUILD/logs/kvm-probe.log" \
-		"$image" -- true >/dev/null 2>&1; then
+		${initrd:+-i "$initrd"} "$image" -- true >/dev/null 2>&1; then
 		accel=kvm
 	fi
 	echo "$accel" > "$cache"
@@ -96,10 +100,10 @@ start_qemu()
 	timeout -k 5 "$timeout" qemu-system-x86_64 $(accel_args) \
 		-m "${VM_MEM:-1G}" -smp "${VM_SMP:-2}" \
 		-nodefaults -display none -no-reboot \
-		-kernel "$image" \
+		-kernel "$image" ${initrd:+-initrd "$initrd"} \
 		-append "console=ttyS0 panic=-1 root=root rootfstype=9p \
 rootflags=trans=virtio,version=9p2000.L,msize=1048576,cache=loose ro \
-init=$VM_DIR/init.sh vmtest_dir=$dir" \
+init=$VM_DIR/init.sh vmtest_dir=$dir ${VM_APPEND:-}" \
 		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=root,mount_tag=root \
 		-serial "file:$console" -serial "file:$dir/out" \
@@ -144,11 +148,12 @@ main()
 {
 	local image dir pid qemu_rc t0
 
-	while getopts C:t:l:h opt; do
+	while getopts C:t:l:i:h opt; do
 		case $opt in
 		C)	cwd=$(cd "$OPTARG" && pwd) || exit 2 ;;
 		t)	timeout=$OPTARG ;;
 		l)	console=$OPTARG ;;
+		i)	initrd=$(realpath "$OPTARG") || exit 2 ;;
 		*)	usage ;;
 		esac
 	done

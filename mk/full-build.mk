@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The tree's own BPF selftests build, and Debian's own kernel in the VM.
+#
+#   make full-build      test_progs from the tree's full BPF selftests build
+#                        (mk/full-build.sh, mk/FULL-BUILD.md):
+#                        build/bpf-full/out/test_progs
+#   make vmtest-distro   both front ends on Debian's 6.12.117 kernel and its
+#                        modules (vm/vmtest-distro.sh): the stock verdicts
+#
+# T='egress_mirred.ipv4 ...' limits vmtest-distro to those tests.
+
+.PHONY: full-build vmtest-distro
+
+full-build: overlay
+	@mk/full-build.sh
+
+vmtest-distro: suite test_progs
+	@vm/vmtest-distro.sh $(foreach t,$(T),-t $(t))

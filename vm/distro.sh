@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debian 12's own 6.12 kernel, from its packages, for the VM runner and for
+# the full BPF selftests build.
+#
+#   vm/distro.sh fetch      download and unpack the packages (once)
+#   vm/distro.sh initramfs  fetch, then build the initramfs (vm/initramfs.sh)
+#   vm/distro.sh path WHAT  print a path: bzimage, initramfs, vmlinux,
+#                           modules (the unpacked /lib/modules), headers
+#                           (the kbuild tree for out-of-tree modules), kver
+#
+# Layout under $DISTRO_DIR (default build/distro, gitignored):
+#   debs/        linux-image, linux-headers (+ -common, linux-kbuild) and
+#                busybox-static, as apt-get download left them
+#   root/        the packages unpacked (dpkg-deb -x), with modules.dep made
+#                by depmod -b: the guest sees root/lib/modules/KVER as its
+#                /lib/modules/KVER, so modprobe loads tc modules on demand
+#   vmlinux      scripts/extract-vmlinux of the image: a 6.12.117 kernel
+#                with BTF, the VMLINUX_BTF of the full BPF selftests build
+#   initramfs.cpio.gz
+#
+# Debian builds ifb, veth, act_mirred, cls_u32, sch_prio, sch_htb, clsact
+# (sch_ingress), cls_bpf and 9p as modules; virtio-pci and the 8250 serial
+# ports are built in. The image is EFI-stub bzImage that qemu boots with
+# -kernel.
+
+set -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+readonly KVER=6.12.117+deb12-amd64
+readonly ABI=6.12.117+deb12
+readonly PKGS=("linux-image-$KVER" "linux-headers-$KVER" "linux-headers-$ABI-common"
+	       "linux-kbuild-$ABI" busybox-static)
+DISTRO_DIR=${DISTRO_DIR:-$VM_ROOT/build/distro}
+
+usage()
+{
+	sed -n '/^#   vm\/distro.sh fetch/,/^#  *(the kbuild/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+download()
+{
+	local debs=$DISTRO_DIR/debs pkg
+
+	mkdir -p "$debs"
+	for pkg in "${PKGS[@]}"; do
+		compgen -G "$debs/${pkg}_*.deb" >/dev/null && continue
+		vm_log "downloading $pkg"
+		# apt's sandbox user cannot write into build/: download as root,
+		# quietly (apt warns about it).
+		(cd "$debs" && apt-get download -q "$pkg" 2>&1) |
+			grep -v -e '^W: Download is performed unsandboxed' -e '^Get:' -e '^Fetched' >&2
+		compgen -G "$debs/${pkg}_*.deb" >/dev/null || vm_die "apt-get download $pkg failed"
+	done
+}
+
+# The headers package's Makefile includes the -common tree by its absolute
+# /usr/src path: point it at the unpacked copy instead of installing the
+# packages (which would pull in linux-image, initramfs-tools and a systemd
+# upgrade on the host).
+fix_headers()
+{
+	local mk=$DISTRO_DIR/root/usr/src/linux-headers-$KVER/Makefile
+
+	sed -i "s|^include /usr/src/|include $DISTRO_DIR/root/usr/src/|" "$mk"
+}
+
+unpack()
+{
+	local root=$DISTRO_DIR/root deb
+
+	[ -f "$DISTRO_DIR/.unpacked" ] && return 0
+	rm -rf "$root"
+	mkdir -p "$root"
+	for deb in "$DISTRO_DIR"/debs/*.deb; do
+		dpkg-deb -x "$deb" "$root" || vm_die "dpkg-deb -x $deb failed"
+	done
+	fix_headers
+	# Debian makes modules.dep at install time; the package has none.
+	/sbin/depmod -b "$root" "$KVER" || vm_die "depmod -b $root failed"
+	"$KDIR/scripts/extract-vmlinux" "$root/boot/vmlinuz-$KVER" > "$DISTRO_DIR/vmlinux" ||
+		vm_die "extract-vmlinux failed (KDIR=$KDIR)"
+	touch "$DISTRO_DIR/.unpacked"
+}
+
+fetch()
+{
+	download
+	unpack
+}
+
+path()
+{
+	case $1 in
+	bzimage)	echo "$DISTRO_DIR/root/boot/vmlinuz-$KVER" ;;
+	initramfs)	echo "$DISTRO_DIR/initramfs.cpio.gz" ;;
+	vmlinux)	echo "$DISTRO_DIR/vmlinux" ;;
+	modules)	echo "$DISTRO_DIR/root/lib/modules" ;;
+	headers)	echo "$DISTRO_DIR/root/usr/src/linux-headers-$KVER" ;;
+	kver)		echo "$KVER" ;;
+	*)		usage ;;
+	esac
+}
+
+main()
+{
+	case ${1:-} in
+	fetch)
+		fetch
+		;;
+	initramfs)
+		fetch
+		"$VM_DIR/initramfs.sh" "$DISTRO_DIR/root" "$KVER" "$(path initramfs)"
+		;;
+	path)
+		[ $# -eq 2 ] || usage
+		path "$2"
+		;;
+	*)
+		usage
+		;;
+	esac
+}
+
+main "$@"; exit

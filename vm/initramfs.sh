@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# An initramfs that lets a distribution kernel boot the VM runner's 9p root.
+#
+#   vm/initramfs.sh ROOT KVER OUT
+#
+# ROOT is an unpacked kernel package (ROOT/lib/modules/KVER, with
+# modules.dep) that also holds busybox-static (ROOT/bin/busybox); OUT is
+# the gzipped cpio to write. The kernels vm/build-kernel.sh builds have 9p
+# built in and need no initramfs; Debian's has 9p, netfs and the tc
+# modules as modules. The initramfs's /init (busybox sh):
+#   - insmods netfs, 9pnet, 9pnet_virtio, 9p and overlay, decompressed here
+#     (busybox insmod does not read .ko.xz);
+#   - mounts the host's / as run-vm.sh asks on the kernel command line
+#     (root=, rootfstype=, rootflags=, ro);
+#   - shows ROOT/lib/modules/KVER as the guest's /lib/modules/KVER, so the
+#     host's modprobe loads ifb, act_mirred, cls_u32, ... on demand inside
+#     the guest: a read-only overlay of ROOT/lib on the host's /lib (the
+#     root is read-only, and the host may have no /lib/modules to mount
+#     on);
+#   - hands over to init= (vm/init.sh) with switch_root.
+# Any failure prints "initramfs: ..." on the console and powers off, which
+# run-vm.sh reports as a boot failure with the console's last lines.
+
+set -euo pipefail
+
+readonly BOOT_MODULES=(netfs 9pnet 9pnet_virtio 9p overlay)
+work=
+
+die()
+{
+	echo "initramfs.sh: $*" >&2
+	exit 1
+}
+
+# The /init script. @MODULES@ and @KVER@ are filled in by write_init.
+init_script()
+{
+	cat <<'EOF'
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Load 9p, mount the host's root, show the package's modules, hand over.
+
+fail()
+{
+	echo "initramfs: $*"
+	poweroff -f
+}
+
+# Value of NAME=... on the kernel command line.
+param()
+{
+	local word
+
+	for word in $(cat /proc/cmdline); do
+		case $word in
+		"$1"=*) echo "${word#*=}" ;;
+		esac
+	done
+}
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+
+for m in netfs 9pnet 9pnet_virtio 9p overlay; do
+	insmod "/modules/$m.ko" || fail "insmod $m.ko failed"
+done
+
+root=$(param root)
+fstype=$(param rootfstype)
+flags=$(param rootflags)
+init=$(param init)
+[ -n "$root" ] && [ -n "$init" ] || fail "no root= or init= on the kernel command line"
+mkdir -p /newroot
+mount -t "${fstype:-9p}" -o "ro${flags:+,$flags}" "$root" /newroot ||
+	fail "mount -t ${fstype:-9p} $root failed"
+
+# The package's lib/ (modules/KVER) over the host's (a link to usr/lib
+# on merged-/usr systems), read-only: two lower layers, no upper.
+kver=$(uname -r)
+pkglib=/newroot$(cat /etc/package-lib)
+[ -f "$pkglib/modules/$kver/modules.dep" ] ||
+	fail "$pkglib/modules/$kver/modules.dep is missing: run vm/distro.sh fetch"
+lib=$(readlink -f /newroot/lib)
+mount -t overlay overlay -o "ro,lowerdir=$pkglib:$lib" "$lib" ||
+	fail "cannot overlay $pkglib on $lib"
+
+umount /proc /sys /dev
+exec switch_root /newroot "$init"
+EOF
+}
+
+main()
+{
+	local root=${1:-} kver=${2:-} out=${3:-} m ko
+
+	[ $# -eq 3 ] || die "usage: $0 ROOT KVER OUT"
+	root=$(realpath "$root")
+	[ -x "$root/bin/busybox" ] || die "$root/bin/busybox missing (busybox-static unpacked?)"
+	[ -f "$root/lib/modules/$kver/modules.dep" ] || die "$root/lib/modules/$kver/modules.dep missing"
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	mkdir -p "$work"/{bin,dev,proc,sys,etc,modules,newroot}
+	cp "$root/bin/busybox" "$work/bin/"
+	for m in sh mount umount insmod mkdir cat uname readlink switch_root poweroff; do
+		ln -s busybox "$work/bin/$m"
+	done
+	for m in "${BOOT_MODULES[@]}"; do
+		ko=$(find "$root/lib/modules/$kver/kernel" -name "$m.ko*" | head -n 1)
+		[ -n "$ko" ] || die "no $m module under $root/lib/modules/$kver"
+		case $ko in
+		*.xz)	xz -dc "$ko" ;;
+		*.zst)	zstd -dcq "$ko" ;;
+		*.gz)	gzip -dc "$ko" ;;
+		*)	cat "$ko" ;;
+		esac > "$work/modules/$m.ko"
+	done
+	echo "$root/lib" > "$work/etc/package-lib"
+	init_script > "$work/init"
+	chmod 755 "$work/init"
+	mkdir -p "$(dirname "$out")"
+	# busybox's cpio: Debian 12 does not install cpio by default.
+	(cd "$work" && find . | sort | "$root/bin/busybox" cpio -o -H newc 2>/dev/null) |
+		gzip -9 > "$out.tmp"
+	mv "$out.tmp" "$out"
+}
+
+main "$@"; exit

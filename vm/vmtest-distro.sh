@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Both front ends on Debian's own 6.12 kernel, with the modules from its
+# package, in the VM runner; their verdicts must equal the stock column of
+# vm/expected-matrix.txt (Debian's 6.12.117 has neither the seed nor the
+# series' fix).
+#
+#   vm/vmtest-distro.sh [-t TEST]... [--front kselftest|test_progs]...
+#
+# -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
+# --front    one front end (default both: scripts/run-suite.sh and
+#            mk/test_progs-tap.sh, as make vmtest FRONT=... runs them).
+#
+# The kernel's ifb, veth, act_mirred, cls_u32, sch_prio, sch_htb,
+# sch_ingress and cls_bpf are modules: the guest loads them on demand
+# (vm/initramfs.sh). VM_APPEND adds kernel parameters, e.g.
+# VM_APPEND=module_blacklist=act_mirred to check that a module that
+# cannot load makes its tests SKIP. Prints the matrix (a column per front
+# end), exits 1 on any difference from the stock column. TAP and logs:
+# build/vm/results-distro/.
+
+set -o pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
+RESULTS=$VM_BUILD/results-distro
+fronts=()
+suite_args=()
+jobs=${VM_JOBS:-2}
+
+usage()
+{
+	sed -n '/^#   vm/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+parse_args()
+{
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-t)		suite_args+=(-t "$2"); shift ;;
+		--front)	fronts+=("$2"); shift ;;
+		*)		usage ;;
+		esac
+		shift
+	done
+	[ ${#fronts[@]} -gt 0 ] || fronts=(kselftest test_progs)
+}
+
+front_cmd()
+{
+	case $1 in
+	kselftest)	echo scripts/run-suite.sh ;;
+	test_progs)	echo mk/test_progs-tap.sh ;;
+	*)		echo "vmtest-distro: unknown front end '$1'" >&2
+			exit 2 ;;
+	esac
+}
+
+# What a front end's missing cells say, from how its VM run ended.
+fill_for()
+{
+	case $1 in
+	255)	echo fail:boot ;;
+	254)	echo fail:crash ;;
+	253)	echo fail:timeout ;;
+	*)	echo missing ;;
+	esac
+}
+
+# Boot the distro kernel and run one front end: FRONT.tap, .cells, .fill.
+run_front()
+{
+	local front=$1 image=$2 initrd=$3 cmd rc
+
+	cmd=$(front_cmd "$front") || exit 2
+	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -i "$initrd" \
+		-l "$VM_BUILD/logs/console-distro-$front.log" "$image" \
+		-- "$cmd" "${suite_args[@]}" > "$RESULTS/$front.tap" 2> "$RESULTS/$front.err"
+	rc=$?
+	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$front.tap" \
+		> "$RESULTS/$front.cells"
+	fill_for $rc > "$RESULTS/$front.fill"
+	vm_log "$front: $(sed -n 's/^vm: //p' "$RESULTS/$front.err" | paste -sd ';')"
+}
+
+# The expected matrix for the distro kernel: the stock column, once per
+# front end.
+expected()
+{
+	awk -v cols="$*" '
+		/^[ \t]*(#|$)/ { next }
+		!head {
+			for (i = 2; i <= NF; i++)
+				if ($i == "stock")
+					s = i
+			if (!s) {
+				print "vmtest-distro: no stock column" > "/dev/stderr"
+				exit 2
+			}
+			head = 1
+			print "test", cols
+			next
+		}
+		{
+			line = $1
+			for (i = 1; i <= split(cols, c, " "); i++)
+				line = line " " $s
+			print line
+		}' "$EXPECTED"
+}
+
+main()
+{
+	local image initrd front fills some=0 rc
+
+	parse_args "$@"
+	[ ${#suite_args[@]} -gt 0 ] && some=1
+	"$VM_DIR/distro.sh" initramfs || vm_die "cannot prepare Debian's kernel"
+	image=$("$VM_DIR/distro.sh" path bzimage)
+	initrd=$("$VM_DIR/distro.sh" path initramfs)
+	rm -rf "$RESULTS"
+	mkdir -p "$RESULTS"
+	for front in "${fronts[@]}"; do
+		while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
+			wait -n
+		done
+		run_front "$front" "$image" "$initrd" &
+	done
+	wait
+	fills=$(cd "$RESULTS" && cat "${fronts[@]/%/.fill}" | paste -sd ' ')
+	for front in "${fronts[@]}"; do
+		sed "s/^/$front /" "$RESULTS/$front.cells"
+	done | awk -v cols="${fronts[*]}" -v fills="$fills" -f "$VM_DIR/matrix.awk" |
+		sed 's/ *$//' > "$RESULTS/matrix.txt"
+	echo "Debian $("$VM_DIR/distro.sh" path kver), expected: the stock column"
+	cat "$RESULTS/matrix.txt"
+	expected "${fronts[@]}" > "$RESULTS/expected.txt" || exit 2
+	awk -v some=$some -f "$VM_DIR/compare.awk" "$RESULTS/expected.txt" "$RESULTS/matrix.txt"
+	rc=$?
+	[ $rc -eq 0 ] && vm_log "verdicts equal the stock column"
+	return $rc
+}
+
+main "$@"; exit
