@@ -5,24 +5,16 @@
 # kselftest exit codes (0 pass, 1 fail, 4 skip).
 set -u
 SUITE=${SUITE:-$(dirname "$0")/../build/net/tc_skip_egress/tc_skip_egress}
+VM=$(dirname "$0")/../vm
 
 usage() {
 	echo "usage: $0 [-l] [-t scenario.ipv4|scenario.ipv6]... (make run_tests T='...')"
 }
 
-# Test names as scenario.family, from the harness's listing: its columns
-# (fixture 20, variant 25, test) list the variants and the tests side by
-# side, and every test runs for every variant.
+# Test names as scenario.family (egress_mirred.ipv4), from the harness's
+# own listing.
 known_tests() {
-	"$SUITE" -l 2>&1 | awk '
-		/^#|^---|^global/ { next }
-		{
-			v = substr($0, 22, 25); t = substr($0, 48)
-			gsub(/ /, "", v); gsub(/ /, "", t)
-			if (v != "") vs[++nv] = v
-			if (t != "") ts[++nt] = t
-		}
-		END { for (i = 1; i <= nt; i++) for (j = 1; j <= nv; j++) print ts[i] "." vs[j] }'
+	"$SUITE" -l 2>&1 | awk -f "$VM/rows.awk" -f "$VM/list2rows.awk" | cut -d' ' -f1
 }
 
 check_name() {

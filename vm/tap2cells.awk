@@ -2,10 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kselftest_harness TAP in, one "ROW CELL" line per row of the matrix out.
-# ROW is scenario.family: the harness names a test fixture.variant.test
-# (tc_skip_egress.ipv4.egress_mirred -> egress_mirred.ipv4; the older
-# egress_mirred.ipv4.verdict form maps the same way); CELL is pass, skip or
-# fail:WORD, WORD being what
+# ROW is scenario.family, from the test's name by vm/rows.awk, which must be
+# loaded first (awk -f vm/rows.awk -f vm/tap2cells.awk); CELL is pass, skip
+# or fail:WORD, WORD being what
 # the test's "# diagnosis: WORD" line said ("?" when it said nothing).
 # A row made of several tests fails if any fails (the words joined by "+"),
 # else passes if any passes, else is skipped. Rows keep the TAP's order.
@@ -27,14 +26,6 @@ function add(row, cell)
 	}
 }
 
-function row_of(name,    n, p)
-{
-	n = split(name, p, ".")
-	if (n != 3)
-		return name
-	return p[3] == "verdict" ? p[1] "." p[2] : p[3] "." p[2]
-}
-
 /^#  RUN / { diag = "" }
 
 /^# diagnosis: / { diag = $3 }
@@ -42,7 +33,7 @@ function row_of(name,    n, p)
 /^(not )?ok [0-9]+ / {
 	bad = ($1 == "not")
 	name = bad ? $4 : $3
-	row = row_of(name)
+	row = tse_row(name)
 	if (bad)
 		cell = "fail:" (diag == "" ? "?" : diag)
 	else if ($0 ~ /# [Ss][Kk][Ii][Pp]/)
