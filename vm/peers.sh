@@ -26,6 +26,8 @@
 # host's / is read-only there) and runs them as the tree's README says.
 
 set -o pipefail
+VM_EXTRA_CONFIG=${VM_EXTRA_CONFIG:-$(cd "$(dirname "$0")" && pwd)/peers.config}
+export VM_EXTRA_CONFIG
 . "$(dirname "$0")/lib.sh"
 
 PEERS_OUT=${PEERS_OUT:-$VM_ROOT/build/peers}
@@ -260,21 +262,46 @@ check_tools()
 		vm_log "warning: no python3-pyroute2: tdc falls back to ip commands"
 }
 
+# The first peers build starts from a copy of the suite's object dir, if
+# there is one: make then rebuilds what the extra options touch, not the
+# whole kernel. Called under the lock, so obj/ is not half-built.
+seed_obj()
+{
+	[ -d "$VM_OBJ" ] || [ ! -f "$VM_BUILD/obj/.config" ] && return 0
+	vm_log "first build with peers.config: starting from a copy of $VM_BUILD/obj"
+	rm -rf "$VM_OBJ.tmp"
+	cp -a "$VM_BUILD/obj" "$VM_OBJ.tmp" && mv "$VM_OBJ.tmp" "$VM_OBJ"
+}
+
 # build_kernel KERNEL: print the image path; build times go to the log.
 build_kernel()
 {
 	local k=$1 t0 image
 
 	t0=$(vm_now)
-	image=$(VM_EXTRA_CONFIG=$VM_DIR/peers.config "$VM_DIR/build-kernel.sh" "$k") ||
-		return 1
+	image=$("$VM_DIR/build-kernel.sh" "$k") || return 1
 	vm_log "$k: image ready in $(vm_since "$t0") s"
+	echo "$image"
+}
+
+# Build every kernel in one hold of the tree's lock (in a subshell: the
+# VMs run without it). Writes "KERNEL IMAGE" lines to $PEERS_OUT/images.
+build_all()
+(
+	local k image
+
+	vm_lock
+	seed_obj || vm_die "cannot copy $VM_BUILD/obj"
+	for k in "${kernels[@]}"; do
+		image=$(build_kernel "$k") || vm_die "$k: build failed"
+		echo "$k $image"
+	done > "$PEERS_OUT/images"
 	# The built-in module list is the config's, the same for every variant.
 	mkdir -p "$PEERS_OUT/modules"
 	cp "$VM_OBJ"/modules.builtin "$VM_OBJ"/modules.builtin.modinfo \
-		"$PEERS_OUT/modules/" 2>/dev/null
-	echo "$image"
-}
+		"$PEERS_OUT/modules/" ||
+		vm_log "no modules.builtin: test_ingress_egress_chaining.sh will SKIP"
+)
 
 run_kernel()
 {
@@ -307,19 +334,16 @@ collect_cells()
 main()
 {
 	local k image rc=0
-	declare -A images
 
 	parse_args "$@"
 	[ -d "$SELFTESTS/net/forwarding" ] || vm_die "no selftests at $SELFTESTS (make kdir)"
 	check_tools
 	build_helpers
 	mkdir -p "$PEERS_OUT"
-	for k in "${kernels[@]}"; do
-		images[$k]=$(build_kernel "$k") || vm_die "$k: build failed"
-	done
-	for k in "${kernels[@]}"; do
-		run_kernel "$k" "${images[$k]}"
-	done
+	build_all || exit 1
+	while read -r k image; do
+		run_kernel "$k" "$image"
+	done < "$PEERS_OUT/images"
 	collect_cells > "$PEERS_OUT/cells.tsv"
 	awk -F '\t' -v cols="${kernels[*]}" -f "$VM_DIR/peers.awk" \
 		"$PEERS_OUT/cells.tsv" | tee "$PEERS_OUT/table.txt" || rc=1
