@@ -108,23 +108,32 @@ leftovers() {
 }
 
 # The leftover lines on stdin, each namespace with who holds it: the
-# processes in it or with a descriptor on it, if any.
+# processes in it, with a descriptor on it, or with a bind mount of it in
+# their mount namespace, as "comm[pid]".
 explain_leftovers() {
-	local line holders
-
-	while read -r line; do
-		case $line in
-		netns\ *)
-			holders=$(find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 \
-					-lname 'net:*' -printf '%l %h\n' 2>/dev/null |
-				awk -v ns="${line#netns }" '$1 == ns { split($2, p, "/"); print p[3] }' |
-				sort -un | while read -r pid; do
-					echo "$(cat "/proc/$pid/comm" 2>/dev/null)[$pid]"
-				done | paste -sd' ')
-			echo "$line, held by ${holders:-no process (a bind mount?)}" ;;
-		*)	echo "$line" ;;
-		esac
-	done
+	{
+		find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
+			-printf 'hold %l %h\n' 2>/dev/null
+		grep -H ' - nsfs ' /proc/[0-9]*/mountinfo 2>/dev/null |
+			awk '$4 ~ /^net:/ { print "hold", $4, $1 }'
+		cat
+	} | awk '
+		$1 == "hold" {
+			split($3, p, "/")
+			if (!(($2, p[3]) in seen)) {
+				seen[$2, p[3]] = 1
+				c = ""
+				getline c < ("/proc/" p[3] "/comm")
+				close("/proc/" p[3] "/comm")
+				who[$2] = who[$2] " " c "[" p[3] "]"
+			}
+			next
+		}
+		$1 == "netns" {
+			print $0 ", held by" ($2 in who ? who[$2] : " nothing any more")
+			next
+		}
+		{ print }'
 }
 
 # Namespaces and BPF objects die asynchronously after the last reference
@@ -138,12 +147,14 @@ wait_no_leftovers() {
 		left=$(leftovers "$1")
 		case $?,$left in
 		0,)	return 0 ;;
-		2,*)	break ;;
+		2,*)	echo "$left"; return 1 ;;
 		esac
+		# Who holds them now, before they go.
+		left=$(explain_leftovers <<<"$left")
 		[ "$SECONDS" -ge "$end" ] && break
 		sleep 0.1
 	done
-	explain_leftovers <<<"$left"
+	echo "$left"
 	return 1
 }
 
