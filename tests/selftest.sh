@@ -37,7 +37,7 @@ in_vmtest() {
 
 # A column's NAME.cells and NAME.fill, as run_column leaves them: cells
 # from stdin, FILL as fill_for gives it.
-column() {
+fake_column() {
 	mkdir -p "$ST/vm"
 	cat >"$ST/vm/$1.cells"
 	echo "$2" >"$ST/vm/$1.fill"
@@ -133,33 +133,33 @@ st_compare() {
 st_vmtest_judge() {
 	rm -rf "$ST/vm"
 	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
-		column stock missing
+		fake_column stock missing
 	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 fail:reclassified\n' |
-		column ingress-noskip missing
+		fake_column ingress-noskip missing
 	expect fail "vmtest, the expected matrix missing" in_vmtest judge_columns stock
 	printf 'test stock\negress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' \
 		>"$ST/vm/expected"
 	expect pass "vmtest, a matrix as expected" in_vmtest judge_columns stock
 	expect pass "vmtest, a mutant killed" in_vmtest judge_columns stock ingress-noskip
-	: | column stock missing
+	: | fake_column stock missing
 	expect fail "vmtest, a column with no verdicts" in_vmtest judge_columns stock
-	printf 'egress_mirred.ipv4 pass\ningress_mirred.ipv4 pass\n' | column stock missing
+	printf 'egress_mirred.ipv4 pass\ningress_mirred.ipv4 pass\n' | fake_column stock missing
 	expect fail "vmtest, a cell that differs" in_vmtest judge_columns stock
 	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
-		column stock missing
-	column ingress-noskip missing <"$ST/vm/stock.cells"
+		fake_column stock missing
+	fake_column ingress-noskip missing <"$ST/vm/stock.cells"
 	expect fail "vmtest, a mutant that survived" in_vmtest judge_columns stock ingress-noskip
-	: | column ingress-noskip fail:boot
+	: | fake_column ingress-noskip fail:boot
 	expect fail "vmtest, a mutant that did not boot" in_vmtest judge_columns stock ingress-noskip
 	grep -q '^BROKEN mutant ingress-noskip: no verdict: .*fail:boot' "$ST/out" ||
 		fail "self-test: a mutant that did not boot is not reported BROKEN: $(cat "$ST/out")"
-	echo 'egress_mirred.ipv4 pass' | column ingress-noskip fail:crash
+	echo 'egress_mirred.ipv4 pass' | fake_column ingress-noskip fail:crash
 	expect fail "vmtest, a mutant that crashed half way" in_vmtest judge_columns stock ingress-noskip
-	echo 'egress_mirred.ipv4 pass' | column ingress-noskip fail:timeout
+	echo 'egress_mirred.ipv4 pass' | fake_column ingress-noskip fail:timeout
 	expect fail "vmtest, a mutant that timed out half way" in_vmtest judge_columns stock ingress-noskip
-	echo 'egress_mirred.ipv4 pass' | column ingress-noskip missing
+	echo 'egress_mirred.ipv4 pass' | fake_column ingress-noskip missing
 	expect fail "vmtest, a mutant with a row missing" in_vmtest judge_columns stock ingress-noskip
-	: | column ingress-noskip fail:build
+	: | fake_column ingress-noskip fail:build
 	expect fail "vmtest, a mutant that did not build" in_vmtest judge_columns stock ingress-noskip
 }
 
