@@ -143,6 +143,24 @@ static void chomp(char *s)
 		*nl = '\0';
 }
 
+/* What the tool said, its lines joined, without iproute2's warnings. */
+static void read_errors(int fd, char *err, size_t errlen)
+{
+	char buf[1024], *line, *save;
+	size_t used = 0;
+	ssize_t n;
+
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line && used < errlen - 1;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "Warning:", 8))
+			continue;
+		used += snprintf(err + used, errlen - used, "%s%s",
+				 used ? " | " : "", line);
+	}
+}
+
 static void exec_batch(int nsfd, int in, int err, const char *tool)
 {
 	int null = open("/dev/null", O_RDWR);
@@ -183,56 +201,62 @@ static int run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 	close(in[1]);
 	if (n != (ssize_t)strlen(cmds) && pid > 0)
 		snprintf(err, errlen, "batch input cut short");
-	n = read(out[0], err, errlen - 1);
-	if (n > 0)
-		err[n] = '\0';
-	chomp(err);
+	read_errors(out[0], err, errlen);
 	close(out[0]);
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static __printf(4, 0) int tool_cmd(struct tse_test *t, enum tse_ns ns,
-				   const char *tool, const char *fmt,
-				   va_list ap)
+static const char *const tools[TSE_TOOLS] = { "ip", "tc" };
+
+/*
+ * Queue a command for @tool in @ns; tse_flush() runs the queues. Building
+ * a topology this way costs two commands per namespace, not one per step.
+ */
+static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
+				    enum tse_tool tool, const char *fmt, ...)
 {
-	char cmds[4096], err[512];
+	char *q = t->queue[ns][tool];
+	size_t used = strlen(q);
+	va_list ap;
 	int n;
 
-	n = vsnprintf(cmds, sizeof(cmds), fmt, ap);
-	if (n >= (int)sizeof(cmds))
-		return tse_setup_error(t, "%s batch too long", tool);
-	if (run_batch(t->ns[ns], tool, cmds, err, sizeof(err)))
-		return tse_setup_error(t, "%s -batch failed: %s; input: %.120s",
-				       tool, err, cmds);
+	va_start(ap, fmt);
+	n = vsnprintf(q + used, TSE_QUEUE - used, fmt, ap);
+	va_end(ap);
+	if (n >= (int)(TSE_QUEUE - used)) {
+		q[used] = '\0';
+		return tse_setup_error(t, "%s batch too long", tools[tool]);
+	}
 	return 0;
 }
 
-/* ip and tc commands, one a line, in one of the test's namespaces. */
-static __printf(3, 4) int tse_ip(struct tse_test *t, enum tse_ns ns,
-				 const char *fmt, ...)
+/* Run the queued commands: namespace by namespace, ip before tc. */
+static int tse_flush(struct tse_test *t)
 {
-	va_list ap;
-	int ret;
+	char err[512];
+	int ns, tool, ret = 0;
 
-	va_start(ap, fmt);
-	ret = tool_cmd(t, ns, "ip", fmt, ap);
-	va_end(ap);
+	for (ns = 0; ns < TSE_NSS; ns++) {
+		for (tool = 0; tool < TSE_TOOLS; tool++) {
+			char *q = t->queue[ns][tool];
+
+			if (!ret && q[0] && run_batch(t->ns[ns], tools[tool], q, err,
+						      sizeof(err)))
+				ret = tse_setup_error(t, "%s -batch failed: %s; input: %.160s",
+						      tools[tool], err, q);
+			q[0] = '\0';
+		}
+	}
 	return ret;
 }
 
-static __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
-				 const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = tool_cmd(t, ns, "tc", fmt, ap);
-	va_end(ap);
-	return ret;
-}
+/* ip and tc commands, one a line, in one of the test's namespaces, now. */
+#define tse_ip(t, ns, fmt, ...) \
+	(tse_queue(t, ns, TSE_IP, fmt, ##__VA_ARGS__) ?: tse_flush(t))
+#define tse_tc(t, ns, fmt, ...) \
+	(tse_queue(t, ns, TSE_TC, fmt, ##__VA_ARGS__) ?: tse_flush(t))
 
 /* A batch too long for a format string, e.g. a hundred filters. */
 static int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds)
@@ -461,7 +485,7 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 {
 	bool burst = a == TSE_VA && t->s->shape.burst_sender;
 
-	return tse_ip(t, dev_ns(t, a),
+	return tse_queue(t, dev_ns(t, a), TSE_IP,
 		      "link add name %s%s address %s type veth peer name %s address %s netns /proc/%d/fd/%d\n",
 		      tse_dev(t, a), burst ? " gso_max_segs 1" : "",
 		      devdef(t, a)->mac, tse_dev(t, b), devdef(t, b)->mac,
@@ -473,13 +497,13 @@ static int link_up(struct tse_test *t, enum tse_dev dev)
 {
 	const char *name = tse_dev(t, dev);
 
-	return tse_ip(t, dev_ns(t, dev), "link set %s arp off up\n", name) ?:
-	       tse_tc(t, dev_ns(t, dev), "qdisc add dev %s clsact\n", name);
+	return tse_queue(t, dev_ns(t, dev), TSE_IP, "link set %s arp off up\n", name) ?:
+	       tse_queue(t, dev_ns(t, dev), TSE_TC, "qdisc add dev %s clsact\n", name);
 }
 
 static int create_vlan(struct tse_test *t, enum tse_dev vlan, enum tse_dev lower)
 {
-	return tse_ip(t, dev_ns(t, vlan), "link add link %s name %s type vlan id 10\n",
+	return tse_queue(t, dev_ns(t, vlan), TSE_IP, "link add link %s name %s type vlan id 10\n",
 		      tse_dev(t, lower), tse_dev(t, vlan)) ?:
 	       link_up(t, vlan);
 }
@@ -489,10 +513,11 @@ static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 {
 	enum tse_dev on = addressed(t, dev);
 
-	return tse_ip(t, dev_ns(t, dev),
-		      "address add %s/%s dev %s nodad\n"
+	return tse_queue(t, dev_ns(t, dev), TSE_IP,
+		      "address add %s/%s dev %s%s\n"
 		      "neigh replace %s lladdr %s dev %s nud permanent\n",
 		      tse_addr(t, dev), prefix_len(t), tse_dev(t, on),
+		      t->family == TSE_V6 ? " nodad" : "",
 		      tse_addr(t, peer), devdef(t, peer)->mac, tse_dev(t, on));
 }
 
@@ -500,7 +525,7 @@ static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 			 enum tse_dev far)
 {
-	return tse_ip(t, dev_ns(t, end), "route add %s via %s\n",
+	return tse_queue(t, dev_ns(t, end), TSE_IP, "route add %s via %s\n",
 		      tse_addr(t, far), tse_addr(t, gw));
 }
 
@@ -545,10 +570,10 @@ static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 {
 	const char *name = tse_dev(t, ifb);
 
-	return tse_ip(t, dev_ns(t, ifb),
+	return tse_queue(t, dev_ns(t, ifb), TSE_IP,
 		      "link add name %s txqueuelen 1000 type ifb\n"
 		      "link set %s arp off up\n", name, name) ?:
-	       tse_tc(t, dev_ns(t, ifb), "qdisc add dev %s clsact\n", name);
+	       tse_queue(t, dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name);
 }
 
 static int lookup_ifindexes(struct tse_test *t)
@@ -668,7 +693,8 @@ static int create_devices(struct tse_test *t)
 	if (t->s->shape.routed ? create_routed(t) : create_pair(t))
 		return -1;
 	return create_ifb(t, TSE_IFB) ?:
-	       (t->s->shape.ifb_in ? create_ifb(t, TSE_IFB_IN) : 0);
+	       (t->s->shape.ifb_in ? create_ifb(t, TSE_IFB_IN) : 0) ?:
+	       tse_flush(t);
 }
 
 /* Build the scenario's network; its own hooks are the scenario's to add. */

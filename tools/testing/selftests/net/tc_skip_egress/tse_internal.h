@@ -61,6 +61,15 @@ enum tse_dev {
 	TSE_DEVS,
 };
 
+/* The tools that configure the namespaces, each fed a batch of commands. */
+enum tse_tool {
+	TSE_IP,
+	TSE_TC,
+	TSE_TOOLS,
+};
+
+#define TSE_QUEUE	2048	/* room for one tool's batch in one namespace */
+
 /* Features a scenario needs; each is probed before the topology is built. */
 enum tse_feature {
 	TSE_F_VETH	= 1 << 0,
@@ -132,6 +141,7 @@ struct tse_test {
 	int ns[TSE_NSS];		/* held by fd only: gone when we are */
 	int nl[TSE_NSS];		/* rtnetlink socket in each namespace */
 	int ifindex[TSE_DEVS];		/* 0: the shape has no such device */
+	char queue[TSE_NSS][TSE_TOOLS][TSE_QUEUE];	/* see tse_queue() */
 	const char *root_qdisc;		/* "prio" or "htb", when probed */
 	int kmsg;
 	struct test_tc_redirect_ifb *skel;
