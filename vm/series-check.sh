@@ -1,0 +1,180 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prove the series that vm/series.sh wrote is what a contributor can post:
+#
+#   vm/series-check.sh [SERIES]   (make series-check; default build/series)
+#
+# 1. git am: the mails apply, in order, to a clean 6.12.117 tree (the
+#    series-base commit of build/vm/src: see vm/series.sh);
+# 2. checkpatch --strict on every patch: no error, no warning;
+# 3. the kernel builds from that tree, with the suite's config fragment as
+#    the series has it (the shared object dir: incremental, 1-2 min warm);
+# 4. the kselftest target and the test_progs front end build from that tree
+#    ("make suite test_progs KDIR=tree BUILD=build/series-check"), and the
+#    tree is unchanged afterwards: what was built is the series' own files;
+# 5. the kernel boots in qemu and both front ends run: every test passes
+#    (a skip is printed with its reason).
+# Everything it builds is under build/series-check/. build/vm/src is used
+# under vm_lock and left at vm-base, as build-kernel.sh leaves it.
+# Exits 0 only if every step passed; a failing step is named, the others
+# still run where they can.
+
+set -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+CHECK=${SERIES_CHECK_DIR:-$VM_ROOT/build/series-check}
+failed=()
+
+step_failed()
+{
+	vm_log "FAIL: $*"
+	failed+=("$1")
+}
+
+# The series' patches, without the cover letter.
+patches()
+{
+	find "$1" -maxdepth 1 -name '0*.patch' ! -name '0000-*' | sort
+}
+
+apply_series()
+{
+	local src=$VM_BUILD/src
+
+	git -C "$src" checkout -q -f --detach series-base &&
+	git -C "$src" clean -q -f -d -x &&
+	git -C "$src" -c user.name=series-check -c user.email=vm@localhost \
+		am -q "$@"
+}
+
+# checkpatch from the tree itself, with its spdxcheck; Debian's python3
+# has the modules spdxcheck.py needs (python3-ply, python3-git), a pyenv
+# one first in PATH may not.
+run_checkpatch()
+{
+	local src=$VM_BUILD/src p out rc=0
+
+	for p in "$@"; do
+		out=$(cd "$src" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl \
+			--strict --show-types "$p" 2>&1)
+		echo "${p##*/}: $(grep '^total:' <<< "$out")"
+		if grep -q '^total: 0 errors, 0 warnings' <<< "$out"; then
+			continue
+		fi
+		grep -E -A3 '^(ERROR|WARNING):' <<< "$out" | sed 's/^/    /'
+		rc=1
+	done
+	return $rc
+}
+
+build_kernel()
+{
+	local src=$VM_BUILD/src log=$CHECK/build-kernel.log
+
+	# The config fragment as the series carries it.
+	VM_FRAGMENT=$src/tools/testing/selftests/net/tc_skip_egress/config \
+		vm_make "$src" "$VM_OBJ" "$log" ||
+		{ vm_log "kernel: $(vm_make_error "$log")"; return 1; }
+	cp "$VM_OBJ/arch/x86/boot/bzImage" "$CHECK/bzImage"
+}
+
+build_selftests()
+{
+	local src=$VM_BUILD/src log=$CHECK/build-selftests.log dirty
+
+	make -C "$VM_ROOT" --no-print-directory KDIR="$src" BUILD="$CHECK" \
+		suite test_progs > "$log" 2>&1 ||
+		{ vm_log "selftests: $(vm_make_error "$log")"; return 1; }
+	dirty=$(git -C "$src" status --porcelain --untracked-files=no)
+	[ -z "$dirty" ] && return 0
+	vm_log "the repo's files differ from the series' (regenerate it):" $dirty
+	return 1
+}
+
+# Boot the image and run one front end: NAME and a shell line for the guest.
+run_front()
+{
+	local name=$1 cmd=$2 rc
+
+	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -l "$CHECK/console-$name.log" \
+		"$CHECK/bzImage" -- "$cmd" > "$CHECK/$name.tap" 2> "$CHECK/$name.err"
+	rc=$?
+	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$CHECK/$name.tap" > "$CHECK/$name.cells"
+	verdicts "$name" "$rc"
+}
+
+# Every cell pass (skips allowed, printed with their reasons).
+verdicts()
+{
+	local name=$1 rc=$2 n bad
+
+	n=$(wc -l < "$CHECK/$name.cells")
+	bad=$(awk '$2 != "pass" && $2 != "skip"' "$CHECK/$name.cells")
+	grep -h '# SKIP' "$CHECK/$name.tap" | sed "s/^/$name: /"
+	vm_log "$name: $n tests, $(grep -c ' pass$' "$CHECK/$name.cells") pass," \
+		"$(grep -c ' skip$' "$CHECK/$name.cells") skip (VM exit $rc)"
+	[ "$n" -gt 0 ] && [ -z "$bad" ] && return 0
+	echo "$bad" | sed "s/^/$name: /"
+	[ "$n" -gt 0 ] || vm_log "$name: no verdicts; see $CHECK/$name.err"
+	return 1
+}
+
+main()
+{
+	local series=${1:-$VM_ROOT/build/series} start t
+	local -a list
+
+	start=$(vm_now)
+	mapfile -t list < <(patches "$series")
+	[ ${#list[@]} -gt 0 ] || vm_die "no patches in $series (make series)"
+	rm -rf "$CHECK"
+	mkdir -p "$CHECK"
+
+	vm_lock
+	vm_src_init || vm_die "cannot make $VM_BUILD/src"
+	t=$(vm_now)
+	apply_series "${list[@]}" ||
+		{ git -C "$VM_BUILD/src" am --abort 2>/dev/null
+		  vm_die "git am: the series does not apply to series-base"; }
+	vm_log "git am: ${#list[@]} patches applied ($(vm_since "$t") s)"
+	t=$(vm_now)
+	run_checkpatch "${list[@]}" || step_failed checkpatch
+	vm_log "checkpatch --strict: done ($(vm_since "$t") s)"
+	t=$(vm_now)
+	if build_kernel; then
+		vm_log "kernel: built ($(vm_since "$t") s)"
+	else
+		step_failed kernel
+	fi
+	t=$(vm_now)
+	if build_selftests; then
+		vm_log "selftests: kselftest and test_progs built ($(vm_since "$t") s)"
+	else
+		step_failed selftests
+	fi
+	# Leave the shared tree as build-kernel.sh expects it; release it.
+	git -C "$VM_BUILD/src" checkout -q -f --detach vm-base
+	exec 9>&-
+	unset VM_LOCKED
+
+	# A checkpatch complaint does not stop the boot; a build failure does.
+	if [ -f "$CHECK/bzImage" ] && [ -x "$CHECK/test_progs/test_progs" ]; then
+		t=$(vm_now)
+		run_front kselftest \
+			"SUITE=$CHECK/net/tc_skip_egress/tc_skip_egress scripts/run-suite.sh" ||
+			step_failed kselftest
+		run_front test_progs "BUILD=$CHECK mk/test_progs-tap.sh" ||
+			step_failed test_progs
+		vm_log "boot and run both front ends: $(vm_since "$t") s"
+	fi
+
+	vm_log "total $(vm_since "$start") s"
+	if [ ${#failed[@]} -gt 0 ]; then
+		vm_log "series-check FAILED: ${failed[*]}"
+		return 1
+	fi
+	vm_log "series-check passed: applies, checkpatch clean, builds, boots, all tests pass"
+}
+
+main "$@"; exit

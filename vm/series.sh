@@ -1,0 +1,231 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Write the patch series a contributor posts, from the repo's current files:
+#
+#   vm/series.sh [OUT]            (make series; OUT defaults to build/series)
+#
+#   0000-cover-letter.patch   vm/series/cover-letter.txt, with the measured
+#                             matrix of vm/expected-matrix.txt in it
+#   0001-, 0002-              the kernel fix, vm/kernels/fix/*.patch
+#   0003-                     the kselftest target net/tc_skip_egress, with
+#                             the BPF programs it builds and its registration
+#   0004-                     the test_progs test tc_redirect_ifb and the
+#                             bpf/config lines it needs
+#
+# The series applies to a clean 6.12.117 tree: the commit "series-base" in
+# build/vm/src. vm-base itself may not be clean (build/vm/src is a copy of
+# KDIR, into which "make overlay" may have put the suite), so series-base is
+# vm-base with every path the series touches outside net/core taken from the
+# Debian tarball KDIR comes from, and the suite's own files removed.
+# Commits are made in a scratch clone (OUT.work) with a sparse checkout, so
+# build/vm/src is never touched; its objects are shared.
+
+set -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+SERIES_DIR=$VM_DIR/series
+# Files outside the suite that scripts/tree-edits.sh edits.
+TREE_FILES=(tools/testing/selftests/Makefile tools/testing/selftests/bpf/config
+	    tools/testing/selftests/net/config MAINTAINERS)
+TP_FILES=(tools/testing/selftests/bpf/prog_tests/tc_redirect_ifb.c)
+
+# The suite's files as the repo has them now (tracked or new, not ignored),
+# like the top Makefile's SUITE_FILES.
+suite_files()
+{
+	git -C "$VM_ROOT" ls-files --cached --others --exclude-standard tools |
+		while read -r f; do [ -f "$VM_ROOT/$f" ] && echo "$f"; done
+}
+
+# Make (once) the clean base commit in build/vm/src and tag it series-base.
+# Only objects and a tag are written: nothing another user of the tree sees.
+make_base()
+{
+	local src=$VM_BUILD/src top tmp idx f blob msg
+
+	msg="clean 6.12.117: vm-base, ${TREE_FILES[*]} from ${TARBALL##*/}"
+	# Remade when the list of files changes; the message records it.
+	[ "$(git -C "$src" log -1 --format=%B series-base 2>/dev/null)" = "$msg" ] &&
+		return 0
+	[ -f "$TARBALL" ] || vm_die "no $TARBALL to take the clean files from"
+	top=$(tar -tJf "$TARBALL" | head -1)
+	top=${top%%/*}
+	tmp=$(mktemp -d)
+	vm_log "taking ${TREE_FILES[*]} from $TARBALL (once, about 30 s)"
+	tar -xJf "$TARBALL" -C "$tmp" "${TREE_FILES[@]/#/$top/}" "$top/Makefile" ||
+		{ rm -rf "$tmp"; vm_die "cannot extract from $TARBALL"; }
+	git -C "$src" show vm-base:Makefile | cmp -s - "$tmp/$top/Makefile" ||
+		{ rm -rf "$tmp"; vm_die "$TARBALL is not the tree vm-base was made from"; }
+	idx=$tmp/index
+	export GIT_INDEX_FILE=$idx
+	git -C "$src" read-tree vm-base || return 1
+	git -C "$src" rm -r -q --cached --ignore-unmatch -- \
+		tools/testing/selftests/net/tc_skip_egress \
+		'tools/testing/selftests/bpf/*tc_redirect_ifb*' || return 1
+	while read -r f; do
+		git -C "$src" rm -q --cached --ignore-unmatch -- "$f" || return 1
+	done < <(suite_files)
+	for f in "${TREE_FILES[@]}"; do
+		blob=$(git -C "$src" hash-object -w "$tmp/$top/$f") &&
+		git -C "$src" update-index --cacheinfo "100644,$blob,$f" || return 1
+	done
+	f=$(git -C "$src" write-tree) &&
+	f=$(GIT_AUTHOR_DATE=2000-01-01T00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00Z git -C "$src" \
+		-c user.name=vm -c user.email=vm@localhost \
+		commit-tree -p vm-base -m "$msg" "$f") &&
+	git -C "$src" tag -f series-base "$f" >/dev/null
+	local rc=$?
+	unset GIT_INDEX_FILE
+	rm -rf "$tmp"
+	return $rc
+}
+
+# A scratch clone of build/vm/src at series-base, checking out only what
+# the series touches.
+make_work()
+{
+	local work=$1 f
+
+	rm -rf "$work"
+	git clone -q --shared --no-checkout "$VM_BUILD/src" "$work" || return 1
+	{
+		echo /tools/testing/selftests/lib.mk
+		for f in "${TREE_FILES[@]}"; do echo "/$f"; done
+		suite_files | sed 's|^|/|'
+		sed -n 's|^diff --git a/\([^ ]*\) .*|/\1|p' "$VM_DIR"/kernels/fix/*.patch
+	} | sort -u > "$work.sparse"
+	git -C "$work" sparse-checkout set --no-cone --stdin < "$work.sparse" &&
+	git -C "$work" checkout -q -b series series-base &&
+	git -C "$work" config user.name "$(git -C "$VM_ROOT" config user.name)" &&
+	git -C "$work" config user.email "$(git -C "$VM_ROOT" config user.email)"
+}
+
+# The in-tree edits outside the suite's files: scripts/tree-edits.sh where
+# it exists, else the registration of the target alone.
+tree_edits()
+{
+	local work=$1 mk=$1/tools/testing/selftests/Makefile
+
+	if [ -x "$VM_ROOT/scripts/tree-edits.sh" ]; then
+		"$VM_ROOT/scripts/tree-edits.sh" "$work"
+		return
+	fi
+	grep -qx 'TARGETS += net/tc_skip_egress' "$mk" ||
+		sed -i 's|^TARGETS += net$|&\nTARGETS += net/tc_skip_egress|' "$mk"
+}
+
+# The selftests' files go to the TC subsystem's MAINTAINERS entry (which
+# already lists tc-testing): tc people get the mails, and checkpatch has no
+# "does MAINTAINERS need updating?" for the new files. F: lines are kept in
+# alphabetical order.
+maintainers_add()
+{
+	local file=$1/MAINTAINERS pattern=$2
+
+	grep -qxF "F:	$pattern" "$file" && return 0
+	awk -v new="F:	$pattern" '
+		/^TC subsystem$/ { in_tc = 1 }
+		in_tc && !done && (/^F:/ && $0 > new || /^$/) {
+			print new
+			done = 1
+		}
+		{ print }
+		END { if (!done) exit 1 }' "$file" > "$file.tse" && mv "$file.tse" "$file"
+}
+
+commit_suite()
+{
+	local work=$1 f
+	local -a ksft=() tp=()
+
+	while read -r f; do
+		mkdir -p "$work/${f%/*}" && cp "$VM_ROOT/$f" "$work/$f" || return 1
+		case $f in
+		"${TP_FILES[0]}")	tp+=("$f") ;;
+		*)			ksft+=("$f") ;;
+		esac
+	done < <(suite_files)
+	tree_edits "$work" || return 1
+	maintainers_add "$work" "tools/testing/selftests/bpf/progs/test_tc_redirect_ifb.*" &&
+	maintainers_add "$work" tools/testing/selftests/net/tc_skip_egress/ &&
+	git -C "$work" add -f -- "${ksft[@]}" tools/testing/selftests/Makefile \
+		tools/testing/selftests/net/config MAINTAINERS &&
+	git -C "$work" commit -q -s -F "$SERIES_DIR/kselftest.txt" &&
+	maintainers_add "$work" "${TP_FILES[0]}" &&
+	git -C "$work" add -f -- "${tp[@]}" tools/testing/selftests/bpf/config \
+		MAINTAINERS &&
+	git -C "$work" commit -q -s -F "$SERIES_DIR/test_progs.txt" &&
+	[ -z "$(git -C "$work" status --porcelain --untracked-files=no)" ]
+}
+
+# The measured matrix for the cover letter: the expected matrix's stock,
+# seed, both and fix columns, rows with the same cells merged per IP version.
+matrix()
+{
+	awk '
+		/^#/ || NF == 0 { next }
+		$1 == "test" {
+			for (i = 2; i <= NF; i++)
+				col[$i] = i
+			n = split("stock seed both fix", want, " ")
+			line = sprintf("%-36s", "test")
+			for (j = 1; j <= n; j++)
+				line = line sprintf(" %-19s", want[j])
+			sub(/ +$/, "", line)
+			print line
+			next
+		}
+		{
+			line = sprintf("%-36s", $1)
+			for (j = 1; j <= n; j++)
+				line = line sprintf(" %-19s", (want[j] in col) ? $col[want[j]] : "-")
+			sub(/ +$/, "", line)
+			print line
+		}' "$VM_DIR/expected-matrix.txt"
+}
+
+# Put the cover letter's subject and text in place of format-patch's blurbs.
+cover_letter()
+{
+	local file=$1 subject body
+
+	subject=$(head -1 "$SERIES_DIR/cover-letter.txt")
+	body=$(mktemp)
+	tail -n +3 "$SERIES_DIR/cover-letter.txt" |
+		awk -v m="$(matrix)" '$0 == "@MATRIX@" { print m; next } { print }' > "$body"
+	awk -v s="$subject" -v b="$body" '
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, s) }
+		/^\*\*\* BLURB HERE \*\*\*$/ {
+			while ((getline l < b) > 0)
+				print l
+			next
+		}
+		{ print }' "$file" > "$file.tmp" && mv "$file.tmp" "$file"
+	rm -f "$body"
+}
+
+main()
+{
+	local out=${1:-$VM_ROOT/build/series} work start
+
+	start=$(vm_now)
+	work=$out.work
+	if [ ! -d "$VM_BUILD/src/.git" ]; then
+		vm_lock
+		vm_src_init || vm_die "cannot make $VM_BUILD/src"
+	fi
+	make_base || vm_die "cannot make the clean base commit series-base"
+	make_work "$work" || vm_die "cannot make the scratch clone $work"
+	git -C "$work" am -q "$VM_DIR"/kernels/fix/*.patch ||
+		vm_die "the fix does not apply to series-base"
+	commit_suite "$work" || vm_die "cannot commit the suite in $work"
+	rm -rf "$out"
+	git -C "$work" format-patch -q --cover-letter --thread=shallow \
+		-o "$out" series-base..series || vm_die "format-patch failed"
+	cover_letter "$out/0000-cover-letter.patch"
+	vm_log "$(find "$out" -name '*.patch' | wc -l) mails in $out ($(vm_since "$start") s)"
+}
+
+main "$@"; exit
