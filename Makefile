@@ -36,7 +36,9 @@ kdir: deps
 # kselftest target (also under TARGETS=net) and adds the options the tests
 # need to bpf/config and net/config, once.
 overlay: kdir
-	@cp --parents $(SUITE_FILES) $(KDIR)/
+	@# -p keeps the checkout's times: an unchanged file must not look new
+	@# to the tree's make (every BPF object depends on progs/*.h).
+	@cp -p --parents $(SUITE_FILES) $(KDIR)/
 	@# An in-tree build leaves its skeleton beside the sources, where it
 	@# would shadow the one this build generates.
 	@rm -f $(SELFTESTS)/$(TSE_TARGET)/test_tc_redirect_ifb.*

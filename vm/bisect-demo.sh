@@ -6,10 +6,14 @@
 #   vm/bisect-demo.sh
 #
 # On a branch of build/vm/src (the 6.12 tree build-kernel.sh uses, so every
-# step is an incremental build) make five commits: two that do not change
-# behaviour, the series' 1/3 (iif), the seed patch (2/3), one more harmless
-# commit. The seed makes root_qdisc_mirred_with_clsact loop where stock
-# passes. "git bisect run bisect-run.sh" must name the seed commit.
+# step is an incremental build) make seven commits: a harmless one, one
+# that takes ifb away (its link kind renamed, so `ip link add type ifb`
+# fails) and its revert, the series' 1/3 (iif), the seed patch (2/3), two
+# more harmless ones. The seed makes root_qdisc_mirred_with_clsact loop
+# where stock passes. "git bisect run bisect-run.sh" must name the seed
+# commit; a step on the ifb-less commit must answer 125 (the test SKIPs
+# there: no verdict on the behaviour), and the demo checks that answer on
+# that commit directly, since bisect need not visit it.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
@@ -35,13 +39,23 @@ commit_patch()
 	git_src apply --index "$2" && git_src commit -q -m "$1"
 }
 
-# The five commits; prints the one that should be found.
+# A commit whose kernel has no usable ifb: the test must skip there.
+commit_no_ifb()
+{
+	sed -i 's/\.kind\t\t= "ifb"/.kind\t\t= "ifb-off"/' "$SRC/drivers/net/ifb.c" &&
+	git_src commit -q -a -m "ifb: rename the link kind (no ifb for ip link)" &&
+	git_src rev-parse HEAD > "$VM_BUILD/bisect-demo.skip" &&
+	git_src revert --no-edit HEAD >/dev/null
+}
+
+# The seven commits; the one to be found goes to bisect-demo.expected.
 make_history()
 {
 	git_src checkout -q -f -B "$BRANCH" vm-base &&
 	git_src clean -q -f -d -x &&
 	commit_change "Documentation: ifb: note on tc_skip_classify" \
 		Documentation/networking/index.rst "" &&
+	commit_no_ifb &&
 	commit_patch "net: core: set skb_iif in __bpf_tx_skb" \
 		"$VM_DIR/kernels/iif.patch" &&
 	commit_patch "net: sched: check tc_skip_classify in sch egress" \
@@ -58,9 +72,22 @@ bisect()
 	(cd "$SRC" && git bisect run "$VM_DIR/bisect-run.sh" -t "$TEST")
 }
 
+# bisect-run.sh on the ifb-less commit: 125, whatever bisect visited.
+check_skip()
+{
+	local rc
+
+	git_src checkout -q -f --detach "$(cat "$VM_BUILD/bisect-demo.skip")" || return 1
+	(cd "$SRC" && "$VM_DIR/bisect-run.sh" -t "$TEST")
+	rc=$?
+	[ $rc = 125 ] && return 0
+	vm_log "FAIL: bisect-run.sh answered $rc on the commit without ifb, expected 125"
+	return 1
+}
+
 main()
 {
-	local start found expected
+	local start found expected skip_ok
 
 	start=$(vm_now)
 	vm_lock
@@ -70,11 +97,15 @@ main()
 	bisect | grep -E 'is the first bad commit' >&2
 	found=$(git_src rev-parse refs/bisect/bad 2>/dev/null)
 	git_src bisect reset -q 2>/dev/null
-	git_src checkout -q -f --detach vm-base
 	vm_log "bisect took $(vm_since "$start") s"
+	check_skip
+	skip_ok=$?
+	git_src checkout -q -f --detach vm-base
 	[ "$found" = "$expected" ] ||
 		vm_die "FAIL: bisect found ${found:-nothing}, expected $expected"
-	vm_log "OK: bisect found $(git_src log -1 --format='%h %s' "$found")"
+	[ $skip_ok = 0 ] || exit 1
+	vm_log "OK: bisect found $(git_src log -1 --format='%h %s' "$found");" \
+		"the commit without ifb answered 125"
 }
 
 main "$@"; exit
