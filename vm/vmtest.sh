@@ -7,7 +7,7 @@
 #                [-t TEST]... [-j N] [--save FILE] [KERNEL...]
 #   vm/vmtest.sh --kernel PATH [-t TEST]...     (or KERNEL=PATH)
 #
-# KERNEL... are variants (default: stock seed iif both) or mutant names.
+# KERNEL... are variants (default: stock seed iif both fix) or mutant names.
 # --mutants    adds every vm/mutants/*.patch; a mutant "survives" when its
 #              column equals its base variant's: the suite missed it.
 # --front      test_progs runs the test_progs front end (make test_progs)
@@ -74,7 +74,7 @@ parse_args()
 		esac
 		shift
 	done
-	[ ${#kernels[@]} -gt 0 ] || kernels=(stock seed iif both)
+	[ ${#kernels[@]} -gt 0 ] || kernels=(stock seed iif both fix)
 	[ $mutants = 1 ] && mapfile -t -O ${#kernels[@]} kernels < <(vm_mutants)
 	return 0
 }
