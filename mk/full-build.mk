@@ -12,7 +12,7 @@
 
 .PHONY: full-build vmtest-distro
 
-full-build: overlay
+full-build: deps
 	@mk/full-build.sh
 
 vmtest-distro: suite test_progs

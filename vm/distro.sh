@@ -85,8 +85,18 @@ unpack()
 	touch "$DISTRO_DIR/.unpacked"
 }
 
+# depmod here, modprobe in the guest (which runs the host's root): kmod.
+need_kmod()
+{
+	[ -x /sbin/depmod ] && [ -x /sbin/modprobe ] && return 0
+	vm_log "installing kmod"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		kmod >/dev/null || vm_die "apt-get install kmod failed"
+}
+
 fetch()
 {
+	need_kmod
 	download
 	unpack
 }
