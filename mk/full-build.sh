@@ -143,8 +143,9 @@ main()
 		esac
 	done
 	install_tools
-	"$ROOT/vm/distro.sh" fetch
 	prepare_tree
+	# extract-vmlinux from the copy: a fresh clone may have no other tree.
+	KDIR=$TREE "$ROOT/vm/distro.sh" fetch
 	build
 	check_built
 }
