@@ -22,13 +22,14 @@
 # (WORD from the test's "# diagnosis:" line; build, boot, crash or timeout
 # when the kernel never got to report). Cells are compared with
 # vm/expected-matrix.txt ("*" there matches anything); any difference, or a
-# surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/.
+# surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/
+# (VM_RESULTS: another folder, for runs side by side).
 
 set -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
-RESULTS=$VM_BUILD/results
+RESULTS=${VM_RESULTS:-$VM_BUILD/results}
 suite_cmd=(scripts/run-suite.sh)
 suite_args=()
 kernels=()
