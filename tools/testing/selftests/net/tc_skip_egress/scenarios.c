@@ -309,6 +309,8 @@ static void judge_stacked_vlan(struct tse_test *t)
 /*
  * shaped_ifb: a tbf on ifb, slow enough that packets queue there, so ifb
  * re-injects them later, from the qdisc's watchdog rather than at once.
+ * Its bucket holds about two of our small datagrams, less than the MTU
+ * (tbf says so in the kernel log): only those datagrams pass through it.
  */
 static int setup_shaped_ifb(struct tse_test *t)
 {
