@@ -117,6 +117,9 @@ static __always_inline enum tse_kind classify(struct __sk_buff *skb,
 	__u32 off;
 	__u8 l4;
 
+	/* Defined for every kind: newer clang computes counter addresses early. */
+	pkt->flow = 0;
+	pkt->seq = 0;
 	if (l4_offset(skb, &l4, &off))
 		return TSE_KIND_OTHER;
 	if (l4 == IPPROTO_UDP)
