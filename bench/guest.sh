@@ -122,11 +122,11 @@ make_filters()
 # /proc/net/tcp works without sock_diag, which the VM kernel lacks.
 wait_listen()
 {
-	local port hex i
+	local port hex
 
 	port=$1
 	hex=$(printf ':%04X' "$port")
-	for i in $(seq 200); do
+	for _ in $(seq 200); do
 		in_rcv awk -v p="$hex" '$2 ~ p "$" && $4 == "0A" { f = 1 }
 			END { exit !f }' /proc/net/tcp && return 0
 		sleep 0.05

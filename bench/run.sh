@@ -124,7 +124,7 @@ main()
 	[ "$(id -u)" = 0 ] || die "needs root (qemu, the build tree)"
 
 	images=$(build_images) || exit 1
-	while IFS== read -r k line; do
+	while IFS='=' read -r k line; do
 		image[$k]=$line
 	done <<< "$images"
 
