@@ -16,7 +16,7 @@
 # The tests (from $KDIR/tools/testing/selftests):
 #   net/forwarding/tc_actions.sh           one row per TEST: line
 #   net/test_ingress_egress_chaining.sh    one row
-#   bpf test_progs -t tc_redirect          one row per subtest; needs a
+#   bpf test_progs -a tc_redirect          one row per subtest; needs a
 #                                          test_progs from the tree's full
 #                                          BPF build: TEST_PROGS=PATH
 #   tc-testing tdc.py mirred.json, bpf.json  one row per file; a case that
@@ -145,9 +145,10 @@ guest_tc_redirect()
 			"not run: no test_progs from the tree's full BPF build (set TEST_PROGS=PATH)"
 		return
 	fi
-	out=$(cd "${TEST_PROGS%/*}" && timeout -k 5 900 ./test_progs -t tc_redirect 2>&1)
+	# -a: exactly tc_redirect; -t would add every test named tc_redirect*.
+	out=$(cd "${TEST_PROGS%/*}" && timeout -k 5 900 ./test_progs -a tc_redirect 2>&1)
 	printf '%s\n' "$out" | sed 's/^/tc_redirect: /'
-	grep -E '^#[0-9]+/[0-9]+ +tc_redirect[a-z_]*/' <<< "$out" |
+	grep -E '^#[0-9]+/[0-9]+ +tc_redirect/' <<< "$out" |
 	sed -E 's/^#[0-9/]+ +//' |
 	while IFS= read -r line; do
 		case ${line##*:} in
@@ -156,7 +157,7 @@ guest_tc_redirect()
 		*)	cell "${line%:*}" fail "test_progs ${line##*:}" ;;
 		esac
 	done
-	grep -qE '^#[0-9]+/[0-9]+ +tc_redirect' <<< "$out" ||
+	grep -qE '^#[0-9]+/[0-9]+ +tc_redirect/' <<< "$out" ||
 		cell "test_progs -t tc_redirect" fail "no subtest ran: $(tail -n 1 <<< "$out")"
 }
 
