@@ -6,8 +6,9 @@
 #
 #   make peers                          stock, seed and fix (where it exists)
 #   make peers PEERS_KERNELS='stock fix'
-#   make peers TEST_PROGS=PATH          with test_progs -t tc_redirect, from
-#                                       the tree's full BPF build
+#   make peers TEST_PROGS=PATH          with test_progs -a tc_redirect, from
+#                                       the tree's full BPF build (make
+#                                       full-build: build/bpf-full/out/test_progs)
 #
 # Exits 1 when a test passes on stock and not on fix. Not part of
 # make check. Included by the top-level Makefile, which defines KDIR.
