@@ -37,6 +37,15 @@ static const unsigned int *bpf_row(struct tse_test *t, enum tse_hook hook,
 #define DELTA(t, dev, field) \
 	((long long)((t)->after[dev].field - (t)->before[dev].field))
 
+/*
+ * Background packets @hook's program saw while the traffic ran, to set
+ * against the kernel's counters, which are read before and after it too.
+ */
+static long long background(struct tse_test *t, enum tse_hook hook)
+{
+	return bpf_counters(t)->other[hook] - t->other_before[hook];
+}
+
 /* @hook ran @want times for each packet of @flow. */
 static void tse_expect_hook(struct tse_test *t, const char *what,
 			    enum tse_hook hook, enum tse_flow flow,
@@ -91,7 +100,7 @@ static void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
 			&tse_looped, &tse_not_redirected);
 	snprintf(what, sizeof(what), "test packets %s received (rx_packets)",
 		 tse_dev(t, ifb));
-	tse_expect(t, what, DELTA(t, ifb, rx) - bpf_counters(t)->other[gate],
+	tse_expect(t, what, DELTA(t, ifb, rx) - background(t, gate),
 		   t->pkts, &tse_looped, &tse_not_redirected);
 }
 
@@ -116,7 +125,7 @@ static void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 
 	snprintf(what, sizeof(what), "test packets the clsact qdisc on %s counted",
 		 tse_dev(t, dev));
-	tse_expect(t, what, DELTA(t, dev, clsact) - bpf_counters(t)->other[hook],
+	tse_expect(t, what, DELTA(t, dev, clsact) - background(t, hook),
 		   (long long)flows * t->pkts, &tse_reclassified, &tse_skipped);
 }
 

@@ -404,6 +404,7 @@ static int tse_traffic_run(struct tse_test *t)
 {
 	if (tse_kstats_read(t, t->before))
 		return -1;
+	memcpy(t->other_before, t->skel->bss->counters.other, sizeof(t->other_before));
 	if (t->s->traffic == TSE_TCP_STREAM ? run_stream(t) : run_datagrams(t))
 		return -1;
 	return tse_kstats_read(t, t->after);

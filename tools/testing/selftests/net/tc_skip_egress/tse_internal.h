@@ -153,6 +153,7 @@ struct tse_test {
 	unsigned int fences;		/* fences delivered */
 	struct tse_stream stream;
 	struct tse_devstats before[TSE_DEVS], after[TSE_DEVS];
+	__u32 other_before[TSE_HOOKS];	/* BPF background counts at "before" */
 	struct tse_result *res;
 	struct timespec start;
 };
