@@ -77,7 +77,7 @@ progress()
 	if [ "$done" -gt 0 ]; then
 		per=$((elapsed / done))
 	else
-		per=$((30 + 5 * seconds))
+		per=$((60 + 8 * seconds))
 	fi
 	left=$(((total - done) * per))
 	echo "bench: round $round/$rounds, kernel $k (boot $((done + 1)) of" \
