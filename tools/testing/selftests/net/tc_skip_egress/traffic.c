@@ -21,13 +21,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/tcp.h>
 #include <linux/udp.h>
 
 #include "tse_internal.h"
@@ -363,14 +363,29 @@ static void stream_receive(struct tse_test *t, struct tse_tcp *c)
 		st->done = true;
 }
 
+/*
+ * Retransmissions the loss of a segment caused. A D-SACK proves a
+ * retransmission spurious (a tail loss probe, or a timer that fired under
+ * a slow, emulated CPU); wait until everything is acked, so that it has
+ * arrived, for at most TSE_FENCE_MS.
+ */
 static void stream_retrans(struct tse_test *t, int fd)
 {
+	long long deadline = now_ms() + TSE_FENCE_MS;
 	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
+	socklen_t len;
 
-	memset(&ti, 0, sizeof(ti));
-	if (!getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
-		t->stream.retrans = ti.tcpi_total_retrans;
+	do {
+		len = sizeof(ti);
+		memset(&ti, 0, sizeof(ti));
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+			return;
+		if (!ti.tcpi_unacked)
+			break;
+		poll(NULL, 0, 10);
+	} while (now_ms() < deadline);
+	t->stream.retrans = ti.tcpi_total_retrans;
+	t->stream.spurious = ti.tcpi_dsack_dups;
 }
 
 /* Push the stream through, both ends in this thread, for a bounded time. */

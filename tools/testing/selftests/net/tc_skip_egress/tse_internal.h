@@ -130,6 +130,7 @@ struct tse_stream {
 	long long received;	/* bytes the receiver read */
 	long long first_bad;	/* offset of the first wrong byte, or -1 */
 	long long retrans;	/* the sender's total retransmissions */
+	long long spurious;	/* of them, shown needless by a D-SACK */
 	bool done;
 };
 
