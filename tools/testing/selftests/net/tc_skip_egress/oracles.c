@@ -33,9 +33,19 @@ static const unsigned int *bpf_row(struct tse_test *t, enum tse_hook hook,
 	return bpf_counters(t)->seen[hook][flow];
 }
 
-/* How far a device's counter moved while the traffic ran. */
-#define DELTA(t, dev, field) \
-	((long long)((t)->after[dev].field - (t)->before[dev].field))
+/* How far each of a device's counters moved while the traffic ran. */
+static struct tse_devstats moved(struct tse_test *t, enum tse_dev dev)
+{
+	const struct tse_devstats *a = &t->after[dev], *b = &t->before[dev];
+
+	return (struct tse_devstats){
+		.rx = a->rx - b->rx,
+		.tx = a->tx - b->tx,
+		.dropped = a->dropped - b->dropped,
+		.clsact = a->clsact - b->clsact,
+		.overlimits = a->overlimits - b->overlimits,
+	};
+}
 
 /*
  * Background packets @hook's program saw while the traffic ran, to set
@@ -77,7 +87,7 @@ static void expect_ifb_kept(struct tse_test *t, enum tse_dev ifb)
 
 	snprintf(what, sizeof(what), "packets %s dropped (rx_dropped + tx_dropped)",
 		 tse_dev(t, ifb));
-	tse_expect(t, what, DELTA(t, ifb, dropped), 0, &tse_dropped_by_ifb,
+	tse_expect(t, what, (long long)moved(t, ifb).dropped, 0, &tse_dropped_by_ifb,
 		   &tse_dropped_by_ifb);
 }
 
@@ -100,7 +110,7 @@ static void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
 			&tse_looped, &tse_not_redirected);
 	snprintf(what, sizeof(what), "test packets %s received (rx_packets)",
 		 tse_dev(t, ifb));
-	tse_expect(t, what, DELTA(t, ifb, rx) - background(t, gate),
+	tse_expect(t, what, (long long)moved(t, ifb).rx - background(t, gate),
 		   t->pkts, &tse_looped, &tse_not_redirected);
 }
 
@@ -125,7 +135,7 @@ static void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 
 	snprintf(what, sizeof(what), "test packets the clsact qdisc on %s counted",
 		 tse_dev(t, dev));
-	tse_expect(t, what, DELTA(t, dev, clsact) - background(t, hook),
+	tse_expect(t, what, (long long)moved(t, dev).clsact - background(t, hook),
 		   (long long)flows * t->pkts, &tse_reclassified, &tse_skipped);
 }
 
@@ -148,16 +158,16 @@ static void expect_link(struct tse_test *t, const char *what, long long moved,
 static void tse_expect_peer_rx(struct tse_test *t, unsigned int flows)
 {
 	expect_link(t, "packets vb received (veth rx_packets)",
-		    DELTA(t, TSE_VB, rx), flows);
+		    (long long)moved(t, TSE_VB).rx, flows);
 }
 
 /* A forwarded packet leaves the router once, by its output device. */
 static void tse_expect_forwarded_once(struct tse_test *t)
 {
 	tse_expect(t, "packets the router sent back out of its input device ra (tx_packets)",
-		   DELTA(t, TSE_RA, tx), 0, &tse_wrong_device, &tse_wrong_device);
+		   (long long)moved(t, TSE_RA).tx, 0, &tse_wrong_device, &tse_wrong_device);
 	expect_link(t, "packets the router forwarded out of rb (tx_packets)",
-		    DELTA(t, TSE_RB, tx), 1);
+		    (long long)moved(t, TSE_RB).tx, 1);
 }
 
 /* The redirected datagrams reached the receiver, once each. */
@@ -197,7 +207,7 @@ static void tse_expect_shaped(struct tse_test *t)
 	};
 
 	tse_expect_at_least(t, "times the tbf on ifb held a packet back (overlimits)",
-			    DELTA(t, TSE_IFB, overlimits), 1, &not_shaped);
+			    (long long)moved(t, TSE_IFB).overlimits, 1, &not_shaped);
 }
 
 /* The TCP stream: intact, in order, each skb classified once, no loop. */

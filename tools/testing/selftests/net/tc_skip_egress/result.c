@@ -22,32 +22,42 @@ struct tse_meaning {
 static const struct tse_meaning tse_reclassified = {
 	"reclassified", "packets re-injected by ifb are classified again"
 };
+
 static const struct tse_meaning tse_skipped = {
-	"skipped", "the hook let packets pass unclassified: a skip meant for re-injected packets reached them"
+	"skipped",
+	"the hook let packets pass unclassified: a skip meant for re-injected packets reached them"
 };
+
 static const struct tse_meaning tse_looped = {
 	"looped", "re-injected packets are redirected to ifb again, without end"
 };
+
 static const struct tse_meaning tse_not_redirected = {
 	"not-redirected", "packets that should pass through ifb did not"
 };
+
 static const struct tse_meaning tse_misredirected = {
 	"misredirected", "packets no filter redirects went through ifb"
 };
+
 static const struct tse_meaning tse_duplicated = {
 	"duplicated", "the receiver got packets more than once"
 };
+
 static const struct tse_meaning tse_not_delivered = {
 	"not-delivered", "packets were lost on the way to the receiver"
 };
+
 static const struct tse_meaning tse_dropped_by_ifb = {
 	"dropped-by-ifb",
 	"ifb dropped redirected packets: the redirect left skb_iif 0 (bpf_redirect does not set it), so ifb has no device to return them to"
 };
+
 static const struct tse_meaning tse_wrong_device = {
 	"wrong-device",
 	"ifb sent forwarded packets out of the router's input device: the redirect left skb_iif naming the device the packet arrived on, not the one it was leaving"
 };
+
 static const struct tse_meaning tse_kernel_warning = {
 	"kernel-warning", "the kernel logged a warning while the test ran"
 };

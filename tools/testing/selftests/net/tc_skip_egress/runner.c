@@ -40,11 +40,16 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	t->pkts = s->pkts ?: TSE_PKTS;
 	t->sends[TSE_FLOW_REDIRECTED] = true;
 	t->sends[TSE_FLOW_UNRELATED] = s->unrelated;
-	t->self_ns = t->kmsg = -1;
-	for (i = 0; i < TSE_NSS; i++)
-		t->ns[i] = t->nl[i] = -1;
-	for (i = 0; i < TSE_FLOWS; i++)
-		t->tx_sock[i] = t->rx_sock[i] = -1;
+	t->self_ns = -1;
+	t->kmsg = -1;
+	for (i = 0; i < TSE_NSS; i++) {
+		t->ns[i] = -1;
+		t->nl[i] = -1;
+	}
+	for (i = 0; i < TSE_FLOWS; i++) {
+		t->tx_sock[i] = -1;
+		t->rx_sock[i] = -1;
+	}
 }
 
 struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)

@@ -171,14 +171,16 @@ static void judge_root_qdisc_mirred(struct tse_test *t)
  */
 static int add_no_match_filters(struct tse_test *t)
 {
-	char cmds[97 * 192], match[160];
+	char cmds[97 * 192], match[160], redirect[64];
 	int prio, len = 0;
 
+	snprintf(redirect, sizeof(redirect), "action mirred egress redirect dev %s",
+		 tse_dev(t, TSE_IFB));
 	for (prio = 2; prio <= 98; prio++) {
 		u32_match(t, UDP, 5000 + prio, match, sizeof(match));
 		len += snprintf(cmds + len, sizeof(cmds) - len,
-				"filter add dev %s egress prio %d %s action mirred egress redirect dev %s\n",
-				tse_dev(t, TSE_VA), prio, match, tse_dev(t, TSE_IFB));
+				"filter add dev %s egress prio %d %s %s\n",
+				tse_dev(t, TSE_VA), prio, match, redirect);
 	}
 	return tse_tc_batch(t, TSE_NS_SENDER, cmds);
 }
@@ -315,8 +317,8 @@ static void judge_stacked_vlan(struct tse_test *t)
 static int setup_shaped_ifb(struct tse_test *t)
 {
 	return setup_egress_mirred(t) ?:
-	       tse_tc(t, TSE_NS_SENDER, "qdisc add dev %s root tbf rate 100kbit burst 200 limit 100000\n",
-		      tse_dev(t, TSE_IFB));
+	       tse_tc(t, TSE_NS_SENDER, "qdisc add dev %s root tbf %s\n",
+		      tse_dev(t, TSE_IFB), "rate 100kbit burst 200 limit 100000");
 }
 
 static void judge_shaped_ifb(struct tse_test *t)

@@ -214,22 +214,36 @@ static const char *const tools[TSE_TOOLS] = { "ip", "tc" };
  * Queue a command for @tool in @ns; tse_flush() runs the queues. Building
  * a topology this way costs two commands per namespace, not one per step.
  */
-static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
-				    enum tse_tool tool, const char *fmt, ...)
+static __printf(4, 0) int tse_vqueue(struct tse_test *t, enum tse_ns ns,
+				     enum tse_tool tool, const char *fmt,
+				     va_list ap)
 {
 	char *q = t->queue[ns][tool];
 	size_t used = strlen(q);
-	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
 	n = vsnprintf(q + used, TSE_QUEUE - used, fmt, ap);
-	va_end(ap);
 	if (n >= (int)(TSE_QUEUE - used)) {
 		q[used] = '\0';
 		return tse_setup_error(t, "%s batch too long", tools[tool]);
 	}
 	return 0;
+}
+
+/*
+ * Queue a command for @tool in @ns; tse_flush() runs the queues. Building
+ * a topology this way costs two commands per namespace, not one per step.
+ */
+static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
+				    enum tse_tool tool, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = tse_vqueue(t, ns, tool, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /* Run the queued commands: namespace by namespace, ip before tc. */
@@ -252,11 +266,18 @@ static int tse_flush(struct tse_test *t)
 	return ret;
 }
 
-/* ip and tc commands, one a line, in one of the test's namespaces, now. */
-#define tse_ip(t, ns, fmt, ...) \
-	(tse_queue(t, ns, TSE_IP, fmt, ##__VA_ARGS__) ?: tse_flush(t))
-#define tse_tc(t, ns, fmt, ...) \
-	(tse_queue(t, ns, TSE_TC, fmt, ##__VA_ARGS__) ?: tse_flush(t))
+/* tc commands, one a line, in one of the test's namespaces, now. */
+static __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
+				 const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = tse_vqueue(t, ns, TSE_TC, fmt, ap);
+	va_end(ap);
+	return ret ?: tse_flush(t);
+}
 
 /* A batch too long for a format string, e.g. a hundred filters. */
 static int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds)
@@ -413,7 +434,8 @@ static int probe_tcx_in(struct tse_test *t, int nsfd)
 	bpf_link__destroy(link);
 	tse_leave(t);
 	if (ret)
-		return tse_skip(t, "kernel has no tcx links: attaching one to a veth in an empty netns failed: %s",
+		return tse_skip(t, "kernel has no tcx links: %s: %s",
+				"attaching one to a veth in an empty netns failed",
 				strerror(-ret));
 	return 0;
 }
@@ -484,12 +506,14 @@ static int create_namespaces(struct tse_test *t)
 static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 {
 	bool burst = a == TSE_VA && t->s->shape.burst_sender;
+	char peer[128];
 
+	snprintf(peer, sizeof(peer), "peer name %s address %s netns /proc/%d/fd/%d",
+		 tse_dev(t, b), devdef(t, b)->mac, getpid(), t->ns[dev_ns(t, b)]);
 	return tse_queue(t, dev_ns(t, a), TSE_IP,
-		      "link add name %s%s address %s type veth peer name %s address %s netns /proc/%d/fd/%d\n",
-		      tse_dev(t, a), burst ? " gso_max_segs 1" : "",
-		      devdef(t, a)->mac, tse_dev(t, b), devdef(t, b)->mac,
-		      getpid(), t->ns[dev_ns(t, b)]);
+			 "link add name %s%s address %s type veth %s\n",
+			 tse_dev(t, a), burst ? " gso_max_segs 1" : "",
+			 devdef(t, a)->mac, peer);
 }
 
 /* Up, silent, with a clsact qdisc for the counters. */
@@ -662,7 +686,8 @@ static int u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 {
 	const char *ip = t->family == TSE_V6 ? "ip6" : "ip";
 
-	return snprintf(buf, len, "protocol %s u32 match %s protocol %d 0xff match %s dport %d 0xffff",
+	return snprintf(buf, len,
+			"protocol %s u32 match %s protocol %d 0xff match %s dport %d 0xffff",
 			t->family == TSE_V6 ? "ipv6" : "ip", ip, l4, ip, port);
 }
 

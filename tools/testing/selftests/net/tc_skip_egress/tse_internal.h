@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <time.h>
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
 
@@ -38,7 +39,7 @@
 #define TSE_STREAM_MS	20000	/* how long the TCP stream may take */
 #define TSE_PORT	4000	/* UDP port of the redirected flow; unrelated: +1 */
 #define TSE_TCP_PORT	4010	/* TCP port of the stream */
-#define TSE_STREAM_BYTES (1 << 20)
+#define TSE_STREAM_BYTES (1024 * 1024)
 
 /* The namespaces: a router sits between sender and receiver when routed. */
 enum tse_ns {
@@ -72,16 +73,16 @@ enum tse_tool {
 
 /* Features a scenario needs; each is probed before the topology is built. */
 enum tse_feature {
-	TSE_F_VETH	= 1 << 0,
-	TSE_F_IFB	= 1 << 1,
-	TSE_F_CLSACT	= 1 << 2,
-	TSE_F_CLS_BPF	= 1 << 3,
-	TSE_F_U32	= 1 << 4,
-	TSE_F_MIRRED	= 1 << 5,
-	TSE_F_ROOT_QDISC = 1 << 6,	/* prio, or htb where there is no prio */
-	TSE_F_TCX	= 1 << 7,
-	TSE_F_VLAN	= 1 << 8,
-	TSE_F_TBF	= 1 << 9,
+	TSE_F_VETH	= BIT(0),
+	TSE_F_IFB	= BIT(1),
+	TSE_F_CLSACT	= BIT(2),
+	TSE_F_CLS_BPF	= BIT(3),
+	TSE_F_U32	= BIT(4),
+	TSE_F_MIRRED	= BIT(5),
+	TSE_F_ROOT_QDISC = BIT(6),	/* prio, or htb where there is no prio */
+	TSE_F_TCX	= BIT(7),
+	TSE_F_VLAN	= BIT(8),
+	TSE_F_TBF	= BIT(9),
 };
 
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)
