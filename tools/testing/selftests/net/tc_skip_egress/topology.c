@@ -485,6 +485,31 @@ static int check_features(struct tse_test *t)
 	return ret;
 }
 
+/*
+ * New devices send nothing of their own: no link-local address (no DAD or
+ * RS); in IPv4 tests no IPv6 at all; in IPv6 tests the MLD reports for the
+ * groups a device joins (its solicited-node groups, all-routers on the
+ * router) go at once, while the topology is built, not up to a second
+ * later among the test packets.
+ */
+static int ipv6_default(struct tse_test *t, enum tse_ns ns, const char *what,
+			const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/default/%s", what);
+	return tse_sysctl(t, ns, path, val);
+}
+
+static int quiet_ipv6(struct tse_test *t, enum tse_ns ns)
+{
+	if (t->family == TSE_V4)
+		return ipv6_default(t, ns, "disable_ipv6", "1");
+	return ipv6_default(t, ns, "addr_gen_mode", "1") ?:
+	       ipv6_default(t, ns, "mldv1_unsolicited_report_interval", "0") ?:
+	       ipv6_default(t, ns, "mldv2_unsolicited_report_interval", "0");
+}
+
 static int create_namespaces(struct tse_test *t)
 {
 	int ns;
@@ -495,8 +520,7 @@ static int create_namespaces(struct tse_test *t)
 		t->ns[ns] = tse_netns_new(t);
 		if (t->ns[ns] < 0)
 			return tse_setup_error(t, "new netns: %s", strerror(errno));
-		/* New devices get no link-local address: no DAD, RS or MLD. */
-		if (tse_sysctl(t, ns, "/proc/sys/net/ipv6/conf/default/addr_gen_mode", "1"))
+		if (quiet_ipv6(t, ns))
 			return -1;
 	}
 	return 0;
@@ -553,10 +577,12 @@ static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 		      tse_addr(t, far), tse_addr(t, gw));
 }
 
+/* Only the test's IP version: an IPv6 router joins all-routers, and says so. */
 static int enable_forwarding(struct tse_test *t)
 {
-	return tse_sysctl(t, TSE_NS_ROUTER, "/proc/sys/net/ipv4/ip_forward", "1") ?:
-	       tse_sysctl(t, TSE_NS_ROUTER, "/proc/sys/net/ipv6/conf/all/forwarding", "1");
+	if (t->family == TSE_V4)
+		return tse_sysctl(t, TSE_NS_ROUTER, "/proc/sys/net/ipv4/ip_forward", "1");
+	return tse_sysctl(t, TSE_NS_ROUTER, "/proc/sys/net/ipv6/conf/all/forwarding", "1");
 }
 
 static int create_pair(struct tse_test *t)
