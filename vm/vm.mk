@@ -2,7 +2,7 @@
 #
 # VM targets; the top-level Makefile includes this after setting KDIR.
 #
-#   make vmtest                 the suite on stock, seed, iif and both kernels
+#   make vmtest                 the suite on stock, seed, iif, both and fix kernels
 #                               in qemu; prints the matrix, checks it against
 #                               vm/expected-matrix.txt
 #   make vmtest KERNEL=IMAGE    the suite on one bzImage; prints its TAP
