@@ -106,7 +106,7 @@ run_one()
 
 main()
 {
-	local opt images line round k done=0 total t0 failed=0
+	local opt images line round k done=0 total t0 failed=0 cold tb build_wall
 	declare -A image
 
 	while getopts r:d:o:h opt; do
@@ -123,7 +123,12 @@ main()
 	[ "${kernels[0]}" = stock ] || die "the first kernel must be stock, the reference"
 	[ "$(id -u)" = 0 ] || die "needs root (qemu, the build tree)"
 
+	# An empty object dir means the builds below are cold: their time is
+	# the cold part of the suite's VM matrix (bench/suite-cost.sh).
+	[ -f "$VM_OBJ/.config" ] && cold=no || cold=yes
+	tb=$SECONDS
 	images=$(build_images) || exit 1
+	build_wall=$((SECONDS - tb))
 	while IFS='=' read -r k line; do
 		image[$k]=$line
 	done <<< "$images"
@@ -151,6 +156,8 @@ main()
 		echo "seconds $seconds"
 		echo "accel $(cat "$VM_BUILD/accel" 2>/dev/null || echo tcg)"
 		echo "wall $((SECONDS - t0))"
+		echo "build_wall $build_wall"
+		echo "build_cold $cold"
 		echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "host_cpus $(nproc)"
 	} > "$out/run.info"

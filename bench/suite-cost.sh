@@ -3,8 +3,9 @@
 #
 # The suite's own cost: wall time of each test in a host run (the suite's
 # "# took X s" lines), and of the VM matrix (vm/vmtest.sh) with its kernels
-# already built ("warm"). A cold matrix (from an empty build/vm) includes a
-# kernel build; this script does not remove build/vm to measure it.
+# already built ("warm"). A cold matrix (from an empty build/vm) adds the
+# kernel builds: this script does not remove build/vm to measure them, it
+# takes their time from DIR/run.info when make bench started cold.
 #
 #   bench/suite-cost.sh DIR [KERNEL...]
 #
@@ -27,6 +28,22 @@ tap_times()
 		name = $1 == "not" ? $4 : $3
 		if (t != "") print name, t
 		t = "" }' "$@"
+}
+
+# The cold matrix is the warm one plus its kernel builds from an empty
+# build/vm. make bench times those builds (run.info) when it starts cold.
+cold_line()
+{
+	local info=$out/run.info build kernels
+
+	if [ "$(awk '$1 == "build_cold" { print $2 }' "$info" 2>/dev/null)" != yes ]; then
+		echo "- VM matrix cold: not measured (make bench found its kernels built)."
+		return
+	fi
+	build=$(awk '$1 == "build_wall" { print $2 }' "$info")
+	kernels=$(awk '$1 == "kernels" { $1 = ""; print substr($0, 2) }' "$info")
+	echo "- VM matrix cold: ${build} s of kernel builds from an empty build/vm" \
+		"($kernels, timed by make bench) + the warm matrix = $((build + ${1%.*})) s."
 }
 
 main()
@@ -72,6 +89,7 @@ main()
 			"exit $vm_rc."
 		[ "$vm_rc" = 0 ] || grep -iE 'differ|unexpected|expected' "$tmp/vmtest.out" |
 			head -n 5 | sed 's/^/  - vmtest: /'
+		cold_line "$vm_wall"
 		echo
 		echo "Per test (\`# took\` lines; VM times are TCG emulation times where" \
 			"the accelerator is tcg):"

@@ -4,19 +4,28 @@
 # kernels, each in its own VM (vm/peers.sh; README, "The tree's own
 # selftests: make peers").
 #
-#   make peers                          stock, seed and fix (where it exists)
+#   make peers                          stock, seed and fix (where it exists),
+#                                       with test_progs -a tc_redirect from
+#                                       the tree's full BPF build (built by
+#                                       make full-build when missing)
 #   make peers PEERS_KERNELS='stock fix'
-#   make peers TEST_PROGS=PATH          with test_progs -a tc_redirect, from
-#                                       the tree's full BPF build (make
-#                                       full-build: build/bpf-full/out/test_progs)
+#   make peers TEST_PROGS=              without test_progs: its row says
+#                                       "not run"
+#   make peers TEST_PROGS=PATH          another test_progs
 #
 # Exits 1 when a test passes on stock and not on fix. Not part of
 # make check. Included by the top-level Makefile, which defines KDIR.
 
 PEERS_KERNELS ?=
+TEST_PROGS ?= $(BUILD)/bpf-full/out/test_progs
 
 .PHONY: peers
 
-peers: kdir
+# The full build is long (about half an hour on 2 cores): only when
+# test_progs is missing, never to refresh it.
+$(BUILD)/bpf-full/out/test_progs: | deps
+	@mk/full-build.sh >/dev/null
+
+peers: kdir $(TEST_PROGS)
 	@scripts/deps.sh --peers
 	@KDIR="$(KDIR)" TEST_PROGS="$(TEST_PROGS)" vm/peers.sh $(PEERS_KERNELS)

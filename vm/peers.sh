@@ -18,7 +18,8 @@
 #   net/test_ingress_egress_chaining.sh    one row
 #   bpf test_progs -a tc_redirect          one row per subtest; needs a
 #                                          test_progs from the tree's full
-#                                          BPF build: TEST_PROGS=PATH
+#                                          BPF build: TEST_PROGS=PATH (make
+#                                          peers passes it)
 #   tc-testing tdc.py mirred.json, bpf.json  one row per file; a case that
 #                                          passes on stock and not on fix
 #                                          counts, by id
@@ -281,7 +282,8 @@ build_kernel()
 	local k=$1 t0 image
 
 	t0=$(vm_now)
-	image=$("$VM_DIR/build-kernel.sh" "$k") || return 1
+	# Under nice, as the full BPF build: the first peers build is long.
+	image=$(nice -n 10 "$VM_DIR/build-kernel.sh" "$k") || return 1
 	vm_log "$k: image ready in $(vm_since "$t0") s"
 	echo "$image"
 }
