@@ -10,12 +10,7 @@
 # fail, once per row and reason. Then the comparison, case by case: a case
 # that passes on stock and not on fix is a regression of the fix, named,
 # and the exit code is 1; a case that passes on stock and not on seed is
-# named for information.
-
-function pad(s, w)
-{
-	return sprintf("%-" w "s", s)
-}
+# named for information. Needs vm/table.awk.
 
 # The printed row a case belongs to.
 function row_of(r, f)
@@ -72,29 +67,10 @@ function summary(k, p, s)
 }
 
 END {
-	w[0] = length("test")
-	for (r = 1; r <= rows; r++)
-		if (length(order[r]) > w[0])
-			w[0] = length(order[r])
-	for (c = 1; c <= n; c++) {
-		w[c] = length(col[c])
-		for (r = 1; r <= rows; r++) {
-			out[c, r] = summary(col[c], order[r])
-			if (length(out[c, r]) > w[c])
-				w[c] = length(out[c, r])
-		}
-	}
-	line = pad("test", w[0])
 	for (c = 1; c <= n; c++)
-		line = line "  " pad(col[c], w[c])
-	print line
-	for (r = 1; r <= rows; r++) {
-		line = pad(order[r], w[0])
-		for (c = 1; c <= n; c++)
-			line = line "  " pad(out[c, r], w[c])
-		sub(/ +$/, "", line)
-		print line
-	}
+		for (r = 1; r <= rows; r++)
+			out[c, r] = summary(col[c], order[r])
+	print_table(rows, order, n, col, out)
 
 	# Why, for every skip and fail; one line per case and reason.
 	header = 0

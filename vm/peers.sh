@@ -352,7 +352,7 @@ main()
 	done < "$PEERS_OUT/images"
 	wait
 	collect_cells > "$PEERS_OUT/cells.tsv"
-	awk -F '\t' -v cols="${kernels[*]}" -f "$VM_DIR/peers.awk" \
+	awk -F '\t' -v cols="${kernels[*]}" -f "$VM_DIR/table.awk" -f "$VM_DIR/peers.awk" \
 		"$PEERS_OUT/cells.tsv" | tee "$PEERS_OUT/table.txt" || rc=1
 	[ -z "$save" ] || cp "$PEERS_OUT/table.txt" "$save"
 	return $rc

@@ -132,8 +132,8 @@ main()
 	fills=$(cd "$RESULTS" && cat "${fronts[@]/%/.fill}" | paste -sd ' ')
 	for front in "${fronts[@]}"; do
 		sed "s/^/$front /" "$RESULTS/$front.cells"
-	done | awk -v cols="${fronts[*]}" -v fills="$fills" -f "$VM_DIR/matrix.awk" |
-		sed 's/ *$//' > "$RESULTS/matrix.txt"
+	done | awk -v cols="${fronts[*]}" -v fills="$fills" \
+		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk" > "$RESULTS/matrix.txt"
 	echo "Debian $("$VM_DIR/distro.sh" path kver), expected: the stock column"
 	cat "$RESULTS/matrix.txt"
 	expected "${fronts[@]}" > "$RESULTS/expected.txt" || exit 2

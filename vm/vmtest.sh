@@ -167,8 +167,8 @@ matrix()
 	fills=$(cd "$RESULTS" && cat "${@/%/.fill}" | paste -sd ' ')
 	for name in "$@"; do
 		sed "s/^/$name /" "$RESULTS/$name.cells"
-	done | awk -v cols="$*" -v fills="$fills" -f "$VM_DIR/matrix.awk" |
-		sed 's/ *$//'
+	done | awk -v cols="$*" -v fills="$fills" \
+		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk"
 }
 
 # Differences from the expected matrix; with -t only the rows that ran.

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The table printer of vm/matrix.awk and vm/peers.awk (load it first:
+# awk -f vm/table.awk -f vm/matrix.awk): a "test" column of row names, then
+# one column per kernel, each as wide as its widest entry, with no
+# trailing blanks.
+
+function table_pad(s, w)
+{
+	return sprintf("%-" w "s", s)
+}
+
+# print_table(NROWS, ROW, NCOLS, COL, CELL): ROW[1..NROWS] are the row
+# names, COL[1..NCOLS] the column heads, CELL[c, r] the entries.
+function print_table(nrows, row, ncols, col, cell,    w, r, c, line)
+{
+	w[0] = length("test")
+	for (r = 1; r <= nrows; r++)
+		if (length(row[r]) > w[0])
+			w[0] = length(row[r])
+	for (c = 1; c <= ncols; c++) {
+		w[c] = length(col[c])
+		for (r = 1; r <= nrows; r++)
+			if (length(cell[c, r]) > w[c])
+				w[c] = length(cell[c, r])
+	}
+	line = table_pad("test", w[0])
+	for (c = 1; c <= ncols; c++)
+		line = line "  " table_pad(col[c], w[c])
+	sub(/ +$/, "", line)
+	print line
+	for (r = 1; r <= nrows; r++) {
+		line = table_pad(row[r], w[0])
+		for (c = 1; c <= ncols; c++)
+			line = line "  " table_pad(cell[c, r], w[c])
+		sub(/ +$/, "", line)
+		print line
+	}
+}
