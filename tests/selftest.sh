@@ -268,6 +268,9 @@ leak_bpf_prog() {
 	local obj=${SUITE%/*}/test_tc_redirect_ifb.bpf.o end=$((SECONDS + 10))
 
 	mkdir -p "$ST/bpffs"
+	# The background job opens the file when it starts: make it now, so
+	# that the first grep below finds it.
+	: >"$ST/bpf-loaded"
 	unshare -m --propagation private bash -c '
 		mount -t bpf bpf "$1" && "$2" prog load "$3" "$1/leak" &&
 			echo "loaded prog $("$2" -j prog show pinned "$1/leak" | jq .id) " &&

@@ -156,50 +156,47 @@ static __always_inline enum tse_kind count(struct __sk_buff *skb,
 	return kind;
 }
 
-/* Counters return "unspec" so that classification goes on to the next filter. */
-SEC("tc")
-int tse_count_head(struct __sk_buff *skb)
+/*
+ * The counters return "unspec" so that classification goes on to the next
+ * filter: they observe, they do not decide.
+ */
+static __always_inline int count_and_go_on(struct __sk_buff *skb,
+					   enum tse_hook hook)
 {
 	struct tse_packet pkt;
 
-	count(skb, TSE_HOOK_HEAD, &pkt);
+	count(skb, hook, &pkt);
 	return TC_ACT_UNSPEC;
+}
+
+SEC("tc")
+int tse_count_head(struct __sk_buff *skb)
+{
+	return count_and_go_on(skb, TSE_HOOK_HEAD);
 }
 
 SEC("tc")
 int tse_count_tail(struct __sk_buff *skb)
 {
-	struct tse_packet pkt;
-
-	count(skb, TSE_HOOK_TAIL, &pkt);
-	return TC_ACT_UNSPEC;
+	return count_and_go_on(skb, TSE_HOOK_TAIL);
 }
 
 SEC("tc")
 int tse_count_peer(struct __sk_buff *skb)
 {
-	struct tse_packet pkt;
-
-	count(skb, TSE_HOOK_PEER, &pkt);
-	return TC_ACT_UNSPEC;
+	return count_and_go_on(skb, TSE_HOOK_PEER);
 }
 
 SEC("tc")
 int tse_count_in(struct __sk_buff *skb)
 {
-	struct tse_packet pkt;
-
-	count(skb, TSE_HOOK_IN, &pkt);
-	return TC_ACT_UNSPEC;
+	return count_and_go_on(skb, TSE_HOOK_IN);
 }
 
 SEC("tc")
 int tse_count_lower(struct __sk_buff *skb)
 {
-	struct tse_packet pkt;
-
-	count(skb, TSE_HOOK_LOWER, &pkt);
-	return TC_ACT_UNSPEC;
+	return count_and_go_on(skb, TSE_HOOK_LOWER);
 }
 
 /*
