@@ -2,7 +2,7 @@
 /*
  * A pass-through classifier for the benchmark: it matches nothing, so the
  * filter walk goes on. With kernel.bpf_stats_enabled=1 its run_cnt
- * (bpftool prog show) is the number of times the egress filter list was
+ * (read by bench/runcnt) is the number of times the egress filter list was
  * entered.
  */
 #include <linux/bpf.h>

@@ -23,6 +23,7 @@
 set -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RR=$ROOT/build/bench/rr
+RUNCNT=$ROOT/build/bench/runcnt
 OBJ=$ROOT/build/bench/count.bpf.o
 BPFTOOL=${BPFTOOL:-$ROOT/build/bpftool/bpftool}
 SND=bench_snd_$$
@@ -134,10 +135,18 @@ wait_listen()
 	die "nothing listens on port $port after 10 s"
 }
 
+# The counter's run_cnt, read by bench/runcnt (bpftool hides it while
+# run_time_ns is 0, which a jiffies sched_clock gives under TCG). No
+# counter loaded, or no answer, is an error, not a count of 0.
 run_cnt()
 {
-	"$BPFTOOL" prog show name bench_count 2>/dev/null |
-		sed -n 's/.*run_cnt \([0-9]*\).*/\1/p' | head -n 1
+	local out id
+
+	out=$("$BPFTOOL" -j prog show name bench_count 2>&1) ||
+		die "bpftool prog show name bench_count: $out"
+	id=$(jq -e 'if type == "array" then .[0] else . end | .id' <<< "$out" 2>/dev/null) ||
+		die "no bench_count program in bpftool's answer: $out"
+	"$RUNCNT" "$id" || die "cannot read run_cnt of program $id"
 }
 
 tx_packets()
@@ -177,11 +186,24 @@ stream_once()
 	echo "$out" | awk '/receiver/ { print $(NF - 2) }'
 }
 
+# No run counted: what the kernel says of the statistics, the counter and
+# va's filters, for the log (an explanation, not a verdict).
+count_says_why()
+{
+	{
+		echo "no classifier run counted:"
+		sysctl kernel.bpf_stats_enabled
+		"$BPFTOOL" prog show name bench_count
+		dmesg | grep -iE 'clocksource|tsc' | tail -n 3
+		in_snd tc -s filter show dev va egress | head -n 12
+	} 2>&1 | sed 's/^/bench: /' >&2
+}
+
 # Classifier runs per packet va sent, over a short run with BPF run
 # statistics switched on (off again for the timed runs: the stats cost).
 count_runs()
 {
-	local shape=$1 workload=$2 runs0 tx0
+	local shape=$1 workload=$2 runs0 tx0 runs
 
 	sysctl -qw kernel.bpf_stats_enabled=1 || die "no kernel.bpf_stats_enabled"
 	runs0=$(run_cnt)
@@ -190,7 +212,9 @@ count_runs()
 	rr)	rr_once -n $ADDR_RCV $RR_PORT $COUNT_RR >/dev/null ;;
 	stream)	stream_once -n $COUNT_STREAM >/dev/null ;;
 	esac
-	echo "count $shape $workload $(($(run_cnt) - runs0)) $(($(tx_packets) - tx0))"
+	runs=$(($(run_cnt) - runs0))
+	echo "count $shape $workload $runs $(($(tx_packets) - tx0))"
+	[ "$runs" -gt 0 ] || count_says_why
 	sysctl -qw kernel.bpf_stats_enabled=0
 }
 
@@ -241,7 +265,8 @@ main()
 	[ $# -gt 0 ] || set -- fast filters100
 	[ ${#workloads[@]} -gt 0 ] || workloads=(rr stream)
 	[ "$(id -u)" = 0 ] || die "needs root"
-	[ -x "$RR" ] && [ -f "$OBJ" ] || die "build it first: make bench-tools"
+	[ -x "$RR" ] && [ -x "$RUNCNT" ] && [ -f "$OBJ" ] ||
+		die "build it first: make bench-tools"
 	command -v iperf3 >/dev/null || die "no iperf3 (apt-get install iperf3)"
 	trap cleanup EXIT
 	for shape in "$@"; do

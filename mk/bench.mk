@@ -15,13 +15,17 @@
 # Included by the top-level Makefile, which defines BUILD, KDIR and kdir.
 
 BENCH_BUILD := $(BUILD)/bench
-BENCH_TOOLS := $(BENCH_BUILD)/rr $(BENCH_BUILD)/count.bpf.o
+BENCH_TOOLS := $(BENCH_BUILD)/rr $(BENCH_BUILD)/runcnt $(BENCH_BUILD)/count.bpf.o
 
 .PHONY: bench bench-smoke bench-tools bench-suite-cost
 
 bench-tools: kdir $(BENCH_TOOLS)
 
 $(BENCH_BUILD)/rr: bench/rr.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -o $@ $<
+
+$(BENCH_BUILD)/runcnt: bench/runcnt.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -o $@ $<
 
