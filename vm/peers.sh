@@ -90,7 +90,10 @@ guest_tc_actions()
 {
 	local dir=$1/net/forwarding out rc line name verdict
 
-	out=$(cd "$dir" && NETIF_CREATE=yes timeout -k 5 900 ./tc_actions.sh 2>&1)
+	# Its output holds a NUL byte, which bash would warn of and drop.
+	# pipefail keeps the test's own exit code.
+	out=$(cd "$dir" && NETIF_CREATE=yes timeout -k 5 900 ./tc_actions.sh 2>&1 |
+		tr -d '\0')
 	rc=$?
 	printf '%s\n' "$out" | sed 's/^/tc_actions: /'
 	if ! grep -q '^TEST: ' <<< "$out"; then
