@@ -206,13 +206,15 @@ count_runs()
 	local shape=$1 workload=$2 runs0 tx0 runs
 
 	sysctl -qw kernel.bpf_stats_enabled=1 || die "no kernel.bpf_stats_enabled"
-	runs0=$(run_cnt)
+	# run_cnt's die ends only its subshell: stop here too.
+	runs0=$(run_cnt) || exit 1
 	tx0=$(tx_packets)
 	case $workload in
 	rr)	rr_once -n $ADDR_RCV $RR_PORT $COUNT_RR >/dev/null ;;
 	stream)	stream_once -n $COUNT_STREAM >/dev/null ;;
 	esac
-	runs=$(($(run_cnt) - runs0))
+	runs=$(run_cnt) || exit 1
+	runs=$((runs - runs0))
 	echo "count $shape $workload $runs $(($(tx_packets) - tx0))"
 	[ "$runs" -gt 0 ] || count_says_why
 	sysctl -qw kernel.bpf_stats_enabled=0
