@@ -194,7 +194,6 @@ count_says_why()
 		echo "no classifier run counted:"
 		sysctl kernel.bpf_stats_enabled
 		"$BPFTOOL" prog show name bench_count
-		dmesg | grep -iE 'clocksource|tsc' | tail -n 3
 		in_snd tc -s filter show dev va egress | head -n 12
 	} 2>&1 | sed 's/^/bench: /' >&2
 }
