@@ -538,9 +538,8 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 /*
  * Up, silent, with a clsact qdisc for the counters. "arp off" keeps ARP,
  * ND and the solicited-node groups away; "multicast off" keeps an IPv6
- * router's devices from joining all-routers, whose MLD reports a workqueue
- * sends some time later: seen as an extra packet out of ra or rb, counted
- * against the test's packets.
+ * router's devices from joining all-routers when forwarding is switched
+ * on (enable_forwarding()).
  */
 #define TSE_SILENT "arp off multicast off up"
 
@@ -580,7 +579,13 @@ static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 		      tse_addr(t, far), tse_addr(t, gw));
 }
 
-/* Only the test's IP version: an IPv6 router joins all-routers, and says so. */
+/*
+ * Only the test's IP version, and only once the devices are up and silent
+ * (after tse_flush(): the sysctl is written at once, the queued commands
+ * run later). An IPv6 device registered while forwarding is on, multicast
+ * still on, joins all-routers, and its MLD reports follow with a random
+ * delay, into the traffic: seen as an extra packet out of ra or rb.
+ */
 static int enable_forwarding(struct tse_test *t)
 {
 	if (t->family == TSE_V4)
@@ -614,8 +619,7 @@ static int create_routed(struct tse_test *t)
 	       address_link(t, TSE_RB, TSE_VB) ?:
 	       address_link(t, TSE_VB, TSE_RB) ?:
 	       route_through(t, TSE_VA, TSE_RA, TSE_VB) ?:
-	       route_through(t, TSE_VB, TSE_RB, TSE_VA) ?:
-	       enable_forwarding(t);
+	       route_through(t, TSE_VB, TSE_RB, TSE_VA);
 }
 
 /* A long queue, so that a burst of 64 never overflows it. */
@@ -746,9 +750,10 @@ static int create_devices(struct tse_test *t)
 {
 	if (t->s->shape.routed ? create_routed(t) : create_pair(t))
 		return -1;
-	return create_ifb(t, TSE_IFB) ?:
-	       (t->s->shape.ifb_in ? create_ifb(t, TSE_IFB_IN) : 0) ?:
-	       tse_flush(t);
+	if (create_ifb(t, TSE_IFB) ||
+	    (t->s->shape.ifb_in && create_ifb(t, TSE_IFB_IN)) || tse_flush(t))
+		return -1;
+	return t->s->shape.routed ? enable_forwarding(t) : 0;
 }
 
 /* Build the scenario's network; its own hooks are the scenario's to add. */
