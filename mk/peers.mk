@@ -9,15 +9,15 @@
 #                                       the tree's full BPF build (built by
 #                                       make full-build when missing)
 #   make peers PEERS_KERNELS='stock fix'
-#   make peers TEST_PROGS=              without test_progs: its row says
+#   make peers PEERS_TEST_PROGS=        without test_progs: its row says
 #                                       "not run"
-#   make peers TEST_PROGS=PATH          another test_progs
+#   make peers PEERS_TEST_PROGS=PATH    another test_progs
 #
 # Exits 1 when a test passes on stock and not on fix. Not part of
 # make check. Included by the top-level Makefile, which defines KDIR.
 
 PEERS_KERNELS ?=
-TEST_PROGS ?= $(BUILD)/bpf-full/out/test_progs
+PEERS_TEST_PROGS ?= $(BUILD)/bpf-full/out/test_progs
 
 .PHONY: peers
 
@@ -26,6 +26,6 @@ TEST_PROGS ?= $(BUILD)/bpf-full/out/test_progs
 $(BUILD)/bpf-full/out/test_progs: | deps
 	@mk/full-build.sh >/dev/null
 
-peers: kdir $(TEST_PROGS)
+peers: kdir $(PEERS_TEST_PROGS)
 	@scripts/deps.sh --peers
-	@KDIR="$(KDIR)" TEST_PROGS="$(TEST_PROGS)" vm/peers.sh $(PEERS_KERNELS)
+	@KDIR="$(KDIR)" PEERS_TEST_PROGS="$(PEERS_TEST_PROGS)" vm/peers.sh $(PEERS_KERNELS)

@@ -18,8 +18,8 @@
 #   net/test_ingress_egress_chaining.sh    one row
 #   bpf test_progs -a tc_redirect          one row per subtest; needs a
 #                                          test_progs from the tree's full
-#                                          BPF build: TEST_PROGS=PATH (make
-#                                          peers passes it)
+#                                          BPF build: PEERS_TEST_PROGS=PATH
+#                                          (make peers passes it)
 #   tc-testing tdc.py mirred.json, bpf.json  one row per file; a case that
 #                                          passes on stock and not on fix
 #                                          counts, by id
@@ -33,7 +33,7 @@ export VM_EXTRA_CONFIG
 
 PEERS_OUT=${PEERS_OUT:-$VM_ROOT/build/peers}
 SELFTESTS=$KDIR/tools/testing/selftests
-TEST_PROGS=${TEST_PROGS:-}
+PEERS_TEST_PROGS=${PEERS_TEST_PROGS:-}
 save=
 kernels=()
 
@@ -144,13 +144,13 @@ guest_tc_redirect()
 {
 	local out
 
-	if [ -z "$TEST_PROGS" ] || [ ! -x "$TEST_PROGS" ]; then
+	if [ -z "$PEERS_TEST_PROGS" ] || [ ! -x "$PEERS_TEST_PROGS" ]; then
 		cell "test_progs -t tc_redirect" skip \
-			"not run: no test_progs from the tree's full BPF build (set TEST_PROGS=PATH)"
+			"not run: no test_progs from the tree's full BPF build (set PEERS_TEST_PROGS=PATH)"
 		return
 	fi
 	# -a: exactly tc_redirect; -t would add every test named tc_redirect*.
-	out=$(cd "${TEST_PROGS%/*}" && timeout -k 5 900 ./test_progs -a tc_redirect 2>&1)
+	out=$(cd "${PEERS_TEST_PROGS%/*}" && timeout -k 5 900 ./test_progs -a tc_redirect 2>&1)
 	printf '%s\n' "$out" | sed 's/^/tc_redirect: /'
 	grep -E '^#[0-9]+/[0-9]+ +tc_redirect/' <<< "$out" |
 	sed -E 's/^#[0-9/]+ +//' |
@@ -317,7 +317,7 @@ run_kernel()
 	t0=$(vm_now)
 	# The guest gets no environment from here: settings go in the command.
 	VM_TIMEOUT=${VM_TIMEOUT:-3600} "$VM_DIR/run-vm.sh" -C "$VM_ROOT" "$image" -- \
-		"TEST_PROGS='$TEST_PROGS' PEERS_OUT='$PEERS_OUT' vm/peers.sh --guest" \
+		"PEERS_TEST_PROGS='$PEERS_TEST_PROGS' PEERS_OUT='$PEERS_OUT' vm/peers.sh --guest" \
 		> "$PEERS_OUT/$k.log" 2>&1
 	rc=$?
 	vm_log "$k: VM ran in $(vm_since "$t0") s (exit $rc)"
