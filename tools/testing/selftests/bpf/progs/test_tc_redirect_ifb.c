@@ -27,7 +27,8 @@ struct tse_counters counters = {};
 
 /* What a packet is to the counters. */
 enum tse_kind {
-	TSE_KIND_OTHER,		/* background, or a fence */
+	TSE_KIND_OTHER,		/* background: no packet of the test's */
+	TSE_KIND_FENCE,		/* the fence that ends the datagrams */
 	TSE_KIND_UDP,		/* a test datagram: pkt->flow, pkt->seq */
 	TSE_KIND_TCP,		/* a segment of the TCP stream */
 };
@@ -90,6 +91,8 @@ static __always_inline enum tse_kind udp_kind(struct __sk_buff *skb, __u32 off,
 	if (bpf_skb_load_bytes(skb, off, &udp, sizeof(udp)) ||
 	    bpf_skb_load_bytes(skb, off + sizeof(udp), &payload, sizeof(payload)))
 		return TSE_KIND_OTHER;
+	if (payload.magic == bpf_htonl(TSE_FENCE_MAGIC))
+		return TSE_KIND_FENCE;
 	if (payload.magic != bpf_htonl(TSE_MAGIC))
 		return TSE_KIND_OTHER;
 	pkt->seq = bpf_ntohl(payload.seq);
@@ -152,6 +155,8 @@ static __always_inline enum tse_kind count(struct __sk_buff *skb,
 				     skb->gso_segs ? skb->gso_segs : 1);
 	} else {
 		__sync_fetch_and_add(&counters.other[hook], 1);
+		if (kind == TSE_KIND_FENCE)
+			__sync_fetch_and_add(&counters.fence[hook], 1);
 	}
 	return kind;
 }
@@ -274,7 +279,7 @@ int tse_ifb_gate(struct __sk_buff *skb)
 	struct tse_packet pkt;
 	enum tse_kind kind = count(skb, hook, &pkt);
 
-	if (kind == TSE_KIND_OTHER)
+	if (kind != TSE_KIND_UDP && kind != TSE_KIND_TCP)
 		return TC_ACT_UNSPEC;
 	if (kind == TSE_KIND_TCP && skb->gso_segs > 1)
 		__sync_fetch_and_add(&counters.tcp.gso_skbs, 1);

@@ -63,6 +63,7 @@ struct tse_tcp_counters {
 struct tse_counters {
 	__u32 seen[TSE_HOOKS][TSE_FLOWS][TSE_MAX_PKTS];
 	__u32 other[TSE_HOOKS];			/* packets of no test flow */
+	__u32 fence[TSE_HOOKS];			/* of those, the traffic's fences */
 	__u32 looped[TSE_FLOWS][TSE_MAX_PKTS];	/* dropped by the loop breaker */
 	struct tse_tcp_counters tcp;
 	__u32 in_ifb;		/* redirected packets between gate and root qdisc */

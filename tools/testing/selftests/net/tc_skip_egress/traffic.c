@@ -420,6 +420,7 @@ static int tse_traffic_run(struct tse_test *t)
 	if (tse_kstats_read(t, t->before))
 		return -1;
 	memcpy(t->other_before, t->skel->bss->counters.other, sizeof(t->other_before));
+	memcpy(t->fence_before, t->skel->bss->counters.fence, sizeof(t->fence_before));
 	if (t->s->traffic == TSE_TCP_STREAM ? run_stream(t) : run_datagrams(t))
 		return -1;
 	return tse_kstats_read(t, t->after);

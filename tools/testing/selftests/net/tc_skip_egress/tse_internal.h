@@ -156,6 +156,7 @@ struct tse_test {
 	struct tse_stream stream;
 	struct tse_devstats before[TSE_DEVS], after[TSE_DEVS];
 	__u32 other_before[TSE_HOOKS];	/* BPF background counts at "before" */
+	__u32 fence_before[TSE_HOOKS];	/* and fence counts */
 	struct tse_result *res;
 	struct timespec start;
 };
