@@ -204,6 +204,12 @@ int tse_count_lower(struct __sk_buff *skb)
 	return count_and_go_on(skb, TSE_HOOK_LOWER);
 }
 
+SEC("tc")
+int tse_count_back(struct __sk_buff *skb)
+{
+	return count_and_go_on(skb, TSE_HOOK_BACK);
+}
+
 /*
  * A filter of the root qdisc of the device ifb returns packets to: the
  * first place that sees a packet after ifb on every kernel (the clsact hook

@@ -41,6 +41,7 @@ enum tse_hook {
 	TSE_HOOK_IN,		/* a router's input device, ingress */
 	TSE_HOOK_LOWER,		/* the lower device's egress under a vlan */
 	TSE_HOOK_REINJECT,	/* the root qdisc of the device ifb returns to */
+	TSE_HOOK_BACK,		/* a router's input device, egress */
 	TSE_HOOKS,
 };
 

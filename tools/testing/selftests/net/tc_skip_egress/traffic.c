@@ -414,13 +414,19 @@ static int run_stream(struct tse_test *t)
 	return 0;
 }
 
-/* Send the scenario's traffic; the counters are read before and after. */
+/*
+ * Send the scenario's traffic; the counters are read before and after.
+ * The BPF counters' window holds the kernel counters' one (the BPF ones
+ * are read first before, last after: the oracles read them at judging),
+ * so a packet a kernel counter saw while the traffic ran, the BPF
+ * counter on its hook saw too.
+ */
 static int tse_traffic_run(struct tse_test *t)
 {
-	if (tse_kstats_read(t, t->before))
-		return -1;
 	memcpy(t->other_before, t->skel->bss->counters.other, sizeof(t->other_before));
 	memcpy(t->fence_before, t->skel->bss->counters.fence, sizeof(t->fence_before));
+	if (tse_kstats_read(t, t->before))
+		return -1;
 	if (t->s->traffic == TSE_TCP_STREAM ? run_stream(t) : run_datagrams(t))
 		return -1;
 	return tse_kstats_read(t, t->after);
