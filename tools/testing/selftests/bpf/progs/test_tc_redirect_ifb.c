@@ -210,6 +210,12 @@ int tse_count_back(struct __sk_buff *skb)
 	return count_and_go_on(skb, TSE_HOOK_BACK);
 }
 
+SEC("tc")
+int tse_count_mirror(struct __sk_buff *skb)
+{
+	return count_and_go_on(skb, TSE_HOOK_MIRROR);
+}
+
 /*
  * A filter of the root qdisc of the device ifb returns packets to: the
  * first place that sees a packet after ifb on every kernel (the clsact hook

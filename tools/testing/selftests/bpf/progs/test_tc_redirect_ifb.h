@@ -42,6 +42,7 @@ enum tse_hook {
 	TSE_HOOK_LOWER,		/* the lower device's egress under a vlan */
 	TSE_HOOK_REINJECT,	/* the root qdisc of the device ifb returns to */
 	TSE_HOOK_BACK,		/* a router's input device, egress */
+	TSE_HOOK_MIRROR,	/* the monitor's ingress: copies a root action made */
 	TSE_HOOKS,
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Kernel counters over rtnetlink, for every device of the scenario: the
- * link's rx/tx/dropped counters, the packets its clsact qdisc counted and
- * its root qdisc's overlimits. The links are kept silent (topology.c), so
+ * link's rx/tx/dropped counters, the packets its clsact qdisc counted, its
+ * root qdisc's overlimits and the packets each class of the root qdisc
+ * sent. The links are kept silent (topology.c), so
  * these move only with the test's packets.
  */
 #ifndef _GNU_SOURCE
@@ -97,6 +98,25 @@ static void parse_qdisc(struct nlmsghdr *nh, struct tse_devstats *ds)
 	}
 }
 
+/* Packets a class 1:N of the root qdisc sent (prio: its band's qdisc). */
+static void parse_class(struct nlmsghdr *nh, struct tse_devstats *ds)
+{
+	struct tcmsg *tcm = NLMSG_DATA(nh);
+	int len = nh->nlmsg_len - NLMSG_LENGTH(sizeof(*tcm));
+	unsigned int minor = TC_H_MIN(tcm->tcm_handle);
+	struct rtattr *stats, *basic;
+	struct gnet_stats_basic gb;
+
+	if (TC_H_MAJ(tcm->tcm_handle) != TC_H_MAKE(1 << 16, 0) || minor >= TSE_CLASSES)
+		return;
+	stats = rta_find(TCA_RTA(tcm), len, TCA_STATS2);
+	basic = stats ? rta_find(RTA_DATA(stats), RTA_PAYLOAD(stats), TCA_STATS_BASIC) : NULL;
+	if (!basic)
+		return;
+	memcpy(&gb, RTA_DATA(basic), sizeof(gb));
+	ds->class_pkts[minor] = gb.packets;
+}
+
 /* Ask rtnetlink about one device; parse every reply into @ds. */
 static int nl_query(int fd, int type, int flags, int ifindex,
 		    struct tse_devstats *ds)
@@ -122,6 +142,8 @@ static int nl_query(int fd, int type, int flags, int ifindex,
 			else if (nh->nlmsg_type == RTM_NEWQDISC &&
 				 ((struct tcmsg *)NLMSG_DATA(nh))->tcm_ifindex == ifindex)
 				parse_qdisc(nh, ds);
+			else if (nh->nlmsg_type == RTM_NEWTCLASS)
+				parse_class(nh, ds);
 		}
 		if (!(flags & NLM_F_DUMP))
 			return 0;
@@ -133,7 +155,8 @@ static int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds)
 {
 	memset(ds, 0, sizeof(*ds));
 	if (nl_query(fd, RTM_GETLINK, 0, ifindex, ds) ||
-	    nl_query(fd, RTM_GETQDISC, NLM_F_DUMP, ifindex, ds))
+	    nl_query(fd, RTM_GETQDISC, NLM_F_DUMP, ifindex, ds) ||
+	    nl_query(fd, RTM_GETTCLASS, NLM_F_DUMP, ifindex, ds))
 		return -1;
 	return 0;
 }

@@ -47,6 +47,13 @@ static struct tse_devstats moved(struct tse_test *t, enum tse_dev dev)
 	};
 }
 
+/* How far class 1:@minor of @dev's root qdisc moved. */
+static long long moved_class(struct tse_test *t, enum tse_dev dev,
+			     unsigned int minor)
+{
+	return t->after[dev].class_pkts[minor] - t->before[dev].class_pkts[minor];
+}
+
 /*
  * Background packets @hook's program saw while the traffic ran, to set
  * against the kernel's counters, which are read before and after it too.
@@ -74,7 +81,8 @@ static void tse_expect_quiet(struct tse_test *t)
 
 	for (hook = 0; hook < TSE_HOOKS; hook++)
 		n += background(t, hook) - (fence[hook] - t->fence_before[hook]);
-	tse_expect(t, "packets of no test flow on the BPF hooks while the traffic ran (fences aside)",
+	tse_expect(t,
+		   "packets of no test flow on the BPF hooks while the traffic ran (fences aside)",
 		   n, 0, &noisy, &noisy);
 }
 
@@ -207,6 +215,42 @@ static void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 			&tse_misredirected);
 }
 
+/*
+ * The root qdisc of the device ifb returned the packets to: its filter ran
+ * once per packet, its action (a mirror to the monitor link vc) made one
+ * copy per packet, and the packets went to the class the filter chose.
+ */
+static void tse_expect_root_qdisc_once(struct tse_test *t)
+{
+	tse_expect_each(t, "root qdisc filter runs per packet (BPF, first filter)",
+			bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED), 1,
+			&tse_reclassified, &tse_skipped);
+}
+
+static void tse_expect_root_actions(struct tse_test *t)
+{
+	tse_expect_each(t, "copies the root qdisc's mirror action made per packet (BPF on vd)",
+			bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 1,
+			&tse_actions_repeated, &tse_actions_skipped);
+	tse_expect(t, "copies vd received (veth rx_packets), fences aside",
+		   (long long)moved(t, TSE_VD).rx - t->fences, t->pkts,
+		   &tse_actions_repeated, &tse_actions_skipped);
+}
+
+static void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
+{
+	char what[112];
+
+	snprintf(what, sizeof(what), "packets class 1:%d of %s's root qdisc sent, fences aside",
+		 TSE_CHOSEN_CLASS, tse_dev(t, dev));
+	tse_expect(t, what, moved_class(t, dev, TSE_CHOSEN_CLASS) - t->fences, t->pkts,
+		   &tse_duplicated, &tse_misclassified);
+	snprintf(what, sizeof(what), "packets default class 1:%d of %s's root qdisc sent",
+		 TSE_DEFAULT_CLASS, tse_dev(t, dev));
+	tse_expect(t, what, moved_class(t, dev, TSE_DEFAULT_CLASS), 0,
+		   &tse_misclassified, &tse_misclassified);
+}
+
 /* The burst reached ifb together: ifb handled more than one at once. */
 static void tse_expect_batched(struct tse_test *t)
 {
@@ -241,6 +285,10 @@ static void tse_expect_stream(struct tse_test *t)
 	static const struct tse_meaning retransmitted = {
 		"retransmitted", "the sender had to retransmit: segments were lost on the redirect"
 	};
+	static const struct tse_meaning not_gso = {
+		"not-gso",
+		"no GSO skb of the stream went through ifb: the test did not exercise segments"
+	};
 	struct tse_tcp_counters *tcp = &bpf_counters(t)->tcp;
 
 	tse_note(t, "TCP skbs through ifb: %u, of them GSO: %u, segments: %u",
@@ -256,6 +304,12 @@ static void tse_expect_stream(struct tse_test *t)
 		   &tse_reclassified, &tse_skipped);
 	tse_expect_at_least(t, "TCP skbs that entered ifb", tcp->skbs[TSE_HOOK_IFB],
 			    1, &tse_not_redirected);
+	tse_expect(t,
+		   "egress classifier runs for the TCP segments that entered ifb (BPF, gso_segs)",
+		   tcp->segs[TSE_HOOK_HEAD], tcp->segs[TSE_HOOK_IFB],
+		   &tse_reclassified, &tse_skipped);
+	tse_expect_at_least(t, "TCP GSO skbs (more than one segment) that entered ifb",
+			    tcp->gso_skbs, 1, &not_gso);
 	tse_note(t, "TCP retransmissions: %lld, shown spurious by a D-SACK: %lld",
 		 t->stream.retrans, t->stream.spurious);
 	tse_expect(t, "the sender's retransmissions no D-SACK showed spurious (TCP_INFO)",

@@ -58,6 +58,20 @@ static const struct tse_meaning tse_wrong_device = {
 	"ifb sent forwarded packets out of the router's input device: the redirect left skb_iif naming the device the packet arrived on, not the one it was leaving"
 };
 
+static const struct tse_meaning tse_actions_skipped = {
+	"actions-skipped",
+	"the root qdisc's actions did not run for packets ifb re-injected: a skip meant for the egress hook reached them"
+};
+
+static const struct tse_meaning tse_actions_repeated = {
+	"actions-repeated", "the root qdisc's actions ran more than once for a packet"
+};
+
+static const struct tse_meaning tse_misclassified = {
+	"misclassified",
+	"packets ifb re-injected did not reach the root qdisc class their filter chose"
+};
+
 static const struct tse_meaning tse_kernel_warning = {
 	"kernel-warning", "the kernel logged a warning while the test ran"
 };

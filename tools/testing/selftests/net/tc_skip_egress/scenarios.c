@@ -161,6 +161,44 @@ static int setup_root_qdisc_mirred(struct tse_test *t)
 static void judge_root_qdisc_mirred(struct tse_test *t)
 {
 	tse_expect_redirected(t);
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	tse_expect_delivery(t);
+}
+
+/*
+ * root_qdisc_after_clsact: clsact egress redirects the flow to ifb; va's
+ * root qdisc has a filter for the same flow that chooses class 1:3 and
+ * mirrors each packet to the monitor link vc. Only the re-injected packet
+ * reaches the root qdisc, and it must meet it as on a kernel without the
+ * skip: the filter runs once, its action copies the packet once, and the
+ * packet goes to the class the filter chose, not the default class.
+ */
+static int root_mirror_filter(struct tse_test *t)
+{
+	char match[160];
+
+	u32_match(t, UDP, TSE_PORT, match, sizeof(match));
+	return tse_tc(t, TSE_NS_SENDER,
+		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s\n",
+		      tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC));
+}
+
+static int setup_root_qdisc_after_clsact(struct tse_test *t)
+{
+	return setup_egress_mirred(t) ?:
+	       tse_root_qdisc(t, TSE_VA) ?:
+	       tse_count_at_root(t, TSE_VA, t->skel->progs.tse_count_reinject) ?:
+	       root_mirror_filter(t) ?:
+	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
+}
+
+static void judge_root_qdisc_after_clsact(struct tse_test *t)
+{
+	tse_expect_redirected(t);
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	tse_expect_root_qdisc_once(t);
+	tse_expect_root_actions(t);
+	tse_expect_root_class(t, TSE_VA);
 	tse_expect_delivery(t);
 }
 
@@ -271,8 +309,9 @@ static int setup_burst(struct tse_test *t)
 
 static void judge_burst(struct tse_test *t)
 {
-	tse_expect_batched(t);
 	judge_forward_egress_mirred(t);
+	tse_expect_root_qdisc_once(t);
+	tse_expect_batched(t);
 }
 
 /* tcp_stream: a TCP connection through an egress redirect to ifb on va. */
@@ -351,6 +390,11 @@ static const struct tse_scenario tse_table[] = {
 	{ "root_qdisc_mirred_with_clsact", PAIR_AT(TSE_NS_SENDER),
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	  .setup = setup_root_qdisc_mirred, .judge = judge_root_qdisc_mirred },
+	{ "root_qdisc_after_clsact",
+	  { .ifb_ns = TSE_NS_SENDER, .monitor = true },
+	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	  .setup = setup_root_qdisc_after_clsact,
+	  .judge = judge_root_qdisc_after_clsact },
 	{ "egress_100_filters", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
 	  .setup = setup_egress_100_filters, .judge = judge_egress_100_filters },
 	{ "forward_egress_mirred", ROUTER, TSE_F_MIRRED_U32, TSE_UDP,

@@ -60,6 +60,8 @@ static const struct tse_devdef pair_devs[TSE_DEVS] = {
 	[TSE_VLAN_B] = { "vb.10", TSE_NS_RECEIVER },
 	[TSE_IFB] = { "ifb_tse" },
 	[TSE_IFB_IN] = { "ifb_in" },
+	[TSE_VC] = { "vc", TSE_NS_SENDER, "02:00:00:00:0e:05" },
+	[TSE_VD] = { "vd", TSE_NS_RECEIVER, "02:00:00:00:0e:06" },
 };
 
 static const struct tse_devdef routed_devs[TSE_DEVS] = {
@@ -143,15 +145,23 @@ static void chomp(char *s)
 		*nl = '\0';
 }
 
-/* What the tool said, its lines joined, without iproute2's warnings. */
+/*
+ * What the tool said, its lines joined, without iproute2's warnings. Read
+ * to the end: a tool that writes into a pipe nobody reads any more dies of
+ * SIGPIPE, and its batch would fail for a warning (e.g. htb's quantum).
+ */
 static void read_errors(int fd, char *err, size_t errlen)
 {
-	char buf[1024], *line, *save;
-	size_t used = 0;
+	char buf[1024], rest[256], *line, *save;
+	size_t got = 0, used = 0;
 	ssize_t n;
 
-	n = read(fd, buf, sizeof(buf) - 1);
-	buf[n > 0 ? n : 0] = '\0';
+	while (got < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	while (read(fd, rest, sizeof(rest)) > 0)
+		;	/* the rest, unread, to the end */
+	buf[got] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line && used < errlen - 1;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "Warning:", 8))
@@ -601,6 +611,10 @@ static int create_pair(struct tse_test *t)
 	if (t->s->shape.vlan &&
 	    (create_vlan(t, TSE_VLAN_A, TSE_VA) || create_vlan(t, TSE_VLAN_B, TSE_VB)))
 		return -1;
+	/* The monitor link has no address: it only carries copies to vd. */
+	if (t->s->shape.monitor &&
+	    (create_veth(t, TSE_VC, TSE_VD) || link_up(t, TSE_VC) || link_up(t, TSE_VD)))
+		return -1;
 	return address_link(t, TSE_VA, TSE_VB) ?: address_link(t, TSE_VB, TSE_VA);
 }
 
@@ -683,11 +697,23 @@ static int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
 				  0, prog, prio);
 }
 
-/* A root qdisc (prio or htb, handle 1:) on @dev with @prog as its filter. */
+/*
+ * A root qdisc, handle 1:, with classes 1:1 to 1:3 and 1:2 the default:
+ * prio's bands (1:2 is the band of priority 0), or htb's classes.
+ */
 static int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
 {
-	return tse_tc(t, dev_ns(t, dev), "qdisc add dev %s root handle 1: %s\n",
-		      tse_dev(t, dev), t->root_qdisc);
+	const char *name = tse_dev(t, dev);
+
+	if (strcmp(t->root_qdisc, "htb"))
+		return tse_tc(t, dev_ns(t, dev), "qdisc add dev %s root handle 1: %s\n",
+			      name, t->root_qdisc);
+	return tse_tc(t, dev_ns(t, dev),
+		      "qdisc add dev %s root handle 1: htb default %d\n"
+		      "class add dev %s parent 1: classid 1:1 htb rate 10gbit\n"
+		      "class add dev %s parent 1: classid 1:2 htb rate 10gbit\n"
+		      "class add dev %s parent 1: classid 1:3 htb rate 10gbit\n",
+		      name, TSE_DEFAULT_CLASS, name, name, name);
 }
 
 static int tse_count_at_root(struct tse_test *t, enum tse_dev dev,

@@ -59,6 +59,8 @@ enum tse_dev {
 	TSE_VLAN_B,	/* vb.10 */
 	TSE_IFB,	/* the ifb the hook under test redirects to */
 	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
+	TSE_VC,		/* the sender's monitor veth, a root action's target */
+	TSE_VD,		/* its peer, where the copies are counted */
 	TSE_DEVS,
 };
 
@@ -95,6 +97,7 @@ struct tse_shape {
 	enum tse_ns ifb_ns;	/* the namespace of the ifb(s) */
 	bool ifb_in;		/* a second ifb, for the router's input */
 	bool burst_sender;	/* va segments in software: GSO sends burst */
+	bool monitor;		/* a second veth pair, vc - vd, for mirrors */
 };
 
 /* What the scenario sends. */
@@ -117,6 +120,11 @@ struct tse_scenario {
 	void (*judge)(struct tse_test *t);
 };
 
+/* Root qdisc classes counted, by minor number: 1:1, 1:2 (default), 1:3. */
+#define TSE_CLASSES	4
+#define TSE_DEFAULT_CLASS	2	/* prio's band for priority 0; htb's default */
+#define TSE_CHOSEN_CLASS	3	/* the class a root filter chooses */
+
 /* Kernel counters of one device, over rtnetlink. */
 struct tse_devstats {
 	__u64 rx;
@@ -124,6 +132,7 @@ struct tse_devstats {
 	__u64 dropped;		/* rx_dropped + tx_dropped */
 	__u64 clsact;		/* packets its clsact qdisc counted */
 	__u64 overlimits;	/* its root qdisc's overlimits */
+	__u64 class_pkts[TSE_CLASSES];	/* root qdisc classes 1:0 to 1:3 */
 };
 
 /* What the TCP stream saw. */
