@@ -295,6 +295,9 @@ int tse_ifb_gate(struct __sk_buff *skb)
 		return TC_ACT_UNSPEC;
 	if (kind == TSE_KIND_TCP && skb->gso_segs > 1)
 		__sync_fetch_and_add(&counters.tcp.gso_skbs, 1);
+	/* ingress_ifindex is skb_iif: ifb returns the packet to it, or drops it. */
+	if (!skb->ingress_ifindex)
+		__sync_fetch_and_add(&counters.iif_zero, 1);
 	if (kind == TSE_KIND_UDP && !in && pkt.flow == TSE_FLOW_REDIRECTED)
 		track_batch();
 	if (++skb->mark <= cfg.loop_limit)

@@ -70,6 +70,7 @@ struct tse_counters {
 	struct tse_tcp_counters tcp;
 	__u32 in_ifb;		/* redirected packets between gate and root qdisc */
 	__u32 max_in_ifb;	/* the most of them at once: ifb's largest batch */
+	__u32 iif_zero;		/* test packets that entered ifb with skb_iif 0 */
 };
 
 #endif /* __TEST_TC_REDIRECT_IFB_H */

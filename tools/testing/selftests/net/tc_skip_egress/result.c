@@ -48,9 +48,15 @@ static const struct tse_meaning tse_not_delivered = {
 	"not-delivered", "packets were lost on the way to the receiver"
 };
 
+/* ifb drops a packet with skb_iif 0, without the redirected bit, or whose skb_iif names no device. */
 static const struct tse_meaning tse_dropped_by_ifb = {
 	"dropped-by-ifb",
-	"ifb dropped redirected packets: the redirect left skb_iif 0 (bpf_redirect does not set it), so ifb has no device to return them to"
+	"ifb dropped redirected packets whose skb_iif was set: either the redirect did not set the redirected bit (bpf_redirect() does not on 6.1), or skb_iif names no device in ifb's namespace"
+};
+
+static const struct tse_meaning tse_dropped_by_ifb_iif0 = {
+	"dropped-by-ifb",
+	"ifb dropped redirected packets that arrived with skb_iif 0 (seen by BPF on ifb): the redirect did not set skb_iif (bpf_redirect() does not without the bpf patch of this series), so ifb has no device to return them to"
 };
 
 static const struct tse_meaning tse_wrong_device = {

@@ -118,10 +118,11 @@ static void judge_egress_unrelated(struct tse_test *t)
 {
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_not_redirected(t, TSE_FLOW_UNRELATED);
 	tse_expect_hook(t, "egress classifier runs per unrelated packet (BPF)",
 			TSE_HOOK_HEAD, TSE_FLOW_UNRELATED, 1);
-	tse_expect_not_redirected(t, TSE_FLOW_UNRELATED);
+	tse_expect_ifb_once(t, TSE_IFB);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 	tse_expect_delivered(t, TSE_FLOW_UNRELATED);
 	tse_expect_peer_rx(t, 2);
 }
@@ -173,23 +174,27 @@ static void judge_root_qdisc_mirred(struct tse_test *t)
  * skip: the filter runs once, its action copies the packet once, and the
  * packet goes to the class the filter chose, not the default class.
  */
-static int root_mirror_filter(struct tse_test *t)
+static int root_mirror_filter(struct tse_test *t, const char *then)
 {
 	char match[160];
 
 	u32_match(t, UDP, TSE_PORT, match, sizeof(match));
 	return tse_tc(t, TSE_NS_SENDER,
-		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s\n",
-		      tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC));
+		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s\n",
+		      tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC), then);
+}
+
+/* va's root qdisc, a counter first in it, the monitor on vd. */
+static int root_qdisc_watched(struct tse_test *t)
+{
+	return tse_root_qdisc(t, TSE_VA) ?:
+	       tse_count_at_root(t, TSE_VA, t->skel->progs.tse_count_reinject) ?:
+	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
 }
 
 static int setup_root_qdisc_after_clsact(struct tse_test *t)
 {
-	return setup_egress_mirred(t) ?:
-	       tse_root_qdisc(t, TSE_VA) ?:
-	       tse_count_at_root(t, TSE_VA, t->skel->progs.tse_count_reinject) ?:
-	       root_mirror_filter(t) ?:
-	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
+	return setup_egress_mirred(t) ?: root_qdisc_watched(t) ?: root_mirror_filter(t, "");
 }
 
 static void judge_root_qdisc_after_clsact(struct tse_test *t)
@@ -197,6 +202,35 @@ static void judge_root_qdisc_after_clsact(struct tse_test *t)
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
 	tse_expect_root_qdisc_once(t);
+	tse_expect_root_actions(t);
+	tse_expect_root_class(t, TSE_VA);
+	tse_expect_delivery(t);
+}
+
+/*
+ * root_qdisc_mirror_then_redirect: the root qdisc's filter both mirrors
+ * the flow to vc and redirects it to ifb; clsact egress only counts. The
+ * filter meets each packet twice, before ifb and after it, and its
+ * actions run only the first time: on stock, the mark that ifb sets makes
+ * tcf_action_exec() skip them. A fix that only refuses the redirect back
+ * to ifb runs the mirror twice.
+ */
+static int setup_root_qdisc_mirror_then_redirect(struct tse_test *t)
+{
+	char redirect[64];
+
+	snprintf(redirect, sizeof(redirect), " action mirred egress redirect dev %s",
+		 tse_dev(t, TSE_IFB));
+	return tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_head, 1) ?:
+	       root_qdisc_watched(t) ?: root_mirror_filter(t, redirect);
+}
+
+static void judge_root_qdisc_mirror_then_redirect(struct tse_test *t)
+{
+	tse_expect_redirected(t);
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	tse_expect_hook(t, "root qdisc filter runs per packet, before ifb and after (BPF)",
+			TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED, 2);
 	tse_expect_root_actions(t);
 	tse_expect_root_class(t, TSE_VA);
 	tse_expect_delivery(t);
@@ -253,9 +287,8 @@ static int setup_forward_egress_mirred(struct tse_test *t)
 
 static void judge_forward_egress_mirred(struct tse_test *t)
 {
-	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
-	tse_expect_forwarded_once(t);
 	tse_expect_redirected(t);
+	tse_expect_forwarded_once(t);
 	judge_once(t, TSE_RB, TSE_HOOK_HEAD, "rb egress classifier runs per packet (BPF)");
 	tse_expect_delivery(t);
 }
@@ -267,9 +300,8 @@ static int setup_forward_egress_bpf_redirect(struct tse_test *t)
 
 static void judge_forward_egress_bpf_redirect(struct tse_test *t)
 {
-	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
-	tse_expect_forwarded_once(t);
 	tse_expect_redirected(t);
+	tse_expect_forwarded_once(t);
 	judge_once(t, TSE_RB, TSE_HOOK_REDIRECT,
 		   "rb egress bpf_redirect program runs per packet");
 	tse_expect_delivery(t);
@@ -395,6 +427,11 @@ static const struct tse_scenario tse_table[] = {
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	  .setup = setup_root_qdisc_after_clsact,
 	  .judge = judge_root_qdisc_after_clsact },
+	{ "root_qdisc_mirror_then_redirect",
+	  { .ifb_ns = TSE_NS_SENDER, .monitor = true },
+	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	  .setup = setup_root_qdisc_mirror_then_redirect,
+	  .judge = judge_root_qdisc_mirror_then_redirect },
 	{ "egress_100_filters", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
 	  .setup = setup_egress_100_filters, .judge = judge_egress_100_filters },
 	{ "forward_egress_mirred", ROUTER, TSE_F_MIRRED_U32, TSE_UDP,
