@@ -48,7 +48,7 @@ static const struct tse_meaning tse_not_delivered = {
 	"not-delivered", "packets were lost on the way to the receiver"
 };
 
-/* ifb drops a packet with skb_iif 0, without the redirected bit, or whose skb_iif names no device. */
+/* ifb drops what has skb_iif 0, no redirected bit, or an skb_iif naming no device. */
 static const struct tse_meaning tse_dropped_by_ifb = {
 	"dropped-by-ifb",
 	"ifb dropped redirected packets whose skb_iif was set: either the redirect did not set the redirected bit (bpf_redirect() does not on 6.1), or skb_iif names no device in ifb's namespace"

@@ -76,7 +76,10 @@ TEST_F(tc_skip_egress, egress_unrelated) { exercise(_metadata, self->t, &self->r
 TEST_F(tc_skip_egress, peer_ingress_once) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, root_qdisc_mirred_with_clsact) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, root_qdisc_after_clsact) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, root_qdisc_mirror_then_redirect) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, root_qdisc_mirror_then_redirect)
+{
+	exercise(_metadata, self->t, &self->res);
+}
 TEST_F(tc_skip_egress, egress_100_filters) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, forward_egress_mirred) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, forward_egress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
