@@ -360,22 +360,30 @@ static void judge_tcp_stream(struct tse_test *t)
 }
 
 /*
- * stacked_vlan: the redirect sits on va.10's egress. ifb returns packets
- * to va.10; va's own egress, below it, must still classify each once.
+ * stacked_vlan, stacked_macvlan, stacked_bond: the redirect sits on the
+ * egress of a device stacked on va (va.10, va.mv, va.bd), which reach va
+ * by their own code: vlan_dev_hard_start_xmit(), macvlan_start_xmit(),
+ * bond_start_xmit(). ifb returns packets to the upper device; va's own
+ * egress, below it, must still classify each once: the mark stops at the
+ * upper device.
  */
-static int setup_stacked_vlan(struct tse_test *t)
+static int setup_stacked(struct tse_test *t)
 {
-	return head_and_mirred(t, TSE_VLAN_A, true, TSE_IFB) ?:
+	return head_and_mirred(t, TSE_UP_A, true, TSE_IFB) ?:
 	       tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_lower, 1);
 }
 
-static void judge_stacked_vlan(struct tse_test *t)
+static void judge_stacked(struct tse_test *t)
 {
+	char what[96];
+
 	tse_expect_redirected(t);
-	judge_once(t, TSE_VLAN_A, TSE_HOOK_HEAD,
-		   "va.10 egress classifier runs per packet (BPF)");
-	judge_once(t, TSE_VA, TSE_HOOK_LOWER,
-		   "va egress classifier, below the vlan, runs per packet (BPF)");
+	snprintf(what, sizeof(what), "%s egress classifier runs per packet (BPF)",
+		 tse_dev(t, TSE_UP_A));
+	judge_once(t, TSE_UP_A, TSE_HOOK_HEAD, what);
+	snprintf(what, sizeof(what), "va egress classifier, below %s, runs per packet (BPF)",
+		 tse_dev(t, TSE_UP_A));
+	judge_once(t, TSE_VA, TSE_HOOK_LOWER, what);
 	tse_expect_delivery(t);
 }
 
@@ -448,9 +456,15 @@ static const struct tse_scenario tse_table[] = {
 	  .setup = setup_burst, .judge = judge_burst },
 	{ "tcp_stream", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_TCP_STREAM,
 	  .setup = setup_tcp_stream, .judge = judge_tcp_stream },
-	{ "stacked_vlan", { .vlan = true, .ifb_ns = TSE_NS_SENDER },
+	{ "stacked_vlan", { .upper = TSE_UPPER_VLAN, .ifb_ns = TSE_NS_SENDER },
 	  TSE_F_MIRRED_U32 | TSE_F_VLAN, TSE_UDP,
-	  .setup = setup_stacked_vlan, .judge = judge_stacked_vlan },
+	  .setup = setup_stacked, .judge = judge_stacked },
+	{ "stacked_macvlan", { .upper = TSE_UPPER_MACVLAN, .ifb_ns = TSE_NS_SENDER },
+	  TSE_F_MIRRED_U32 | TSE_F_MACVLAN, TSE_UDP,
+	  .setup = setup_stacked, .judge = judge_stacked },
+	{ "stacked_bond", { .upper = TSE_UPPER_BOND, .ifb_ns = TSE_NS_SENDER },
+	  TSE_F_MIRRED_U32 | TSE_F_BOND, TSE_UDP,
+	  .setup = setup_stacked, .judge = judge_stacked },
 	{ "shaped_ifb", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_TBF,
 	  TSE_UDP, .pkts = 16, .setup = setup_shaped_ifb,
 	  .judge = judge_shaped_ifb },

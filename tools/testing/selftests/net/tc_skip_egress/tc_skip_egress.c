@@ -80,6 +80,7 @@ TEST_F(tc_skip_egress, root_qdisc_mirror_then_redirect)
 {
 	exercise(_metadata, self->t, &self->res);
 }
+
 TEST_F(tc_skip_egress, egress_100_filters) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, forward_egress_mirred) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, forward_egress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
@@ -87,6 +88,8 @@ TEST_F(tc_skip_egress, router_two_ifb) { exercise(_metadata, self->t, &self->res
 TEST_F(tc_skip_egress, burst) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, tcp_stream) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, stacked_vlan) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, stacked_macvlan) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, stacked_bond) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, shaped_ifb) { exercise(_metadata, self->t, &self->res); }
 
 TEST_HARNESS_MAIN

@@ -5,7 +5,8 @@
  *
  *   pair:    sender  va 192.0.2.1  <--->  vb 192.0.2.2      receiver
  *                    2001:db8::1          2001:db8::2
- *            (vlan: the addresses sit on va.10 and vb.10 instead)
+ *            (stacked: the addresses sit on an upper device over va and
+ *            vb instead: va.10/vb.10, va.mv/vb.mv or va.bd/vb.bd)
  *
  *   routed:  sender  va 192.0.2.1  <--->  ra 192.0.2.254    router
  *                    2001:db8:1::1        2001:db8:1::fe
@@ -56,8 +57,8 @@ static const struct tse_devdef pair_devs[TSE_DEVS] = {
 		     "192.0.2.1", "2001:db8::1" },
 	[TSE_VB] = { "vb", TSE_NS_RECEIVER, "02:00:00:00:0e:02",
 		     "192.0.2.2", "2001:db8::2" },
-	[TSE_VLAN_A] = { "va.10", TSE_NS_SENDER },
-	[TSE_VLAN_B] = { "vb.10", TSE_NS_RECEIVER },
+	[TSE_UP_A] = { NULL, TSE_NS_SENDER },	/* named by the upper's kind */
+	[TSE_UP_B] = { NULL, TSE_NS_RECEIVER },
 	[TSE_IFB] = { "ifb_tse" },
 	[TSE_IFB_IN] = { "ifb_in" },
 	[TSE_VC] = { "vc", TSE_NS_SENDER, "02:00:00:00:0e:05" },
@@ -77,13 +78,38 @@ static const struct tse_devdef routed_devs[TSE_DEVS] = {
 	[TSE_IFB_IN] = { "ifb_in" },
 };
 
+/* The stacked devices: names over va and vb, their MACs, how to make them. */
+struct tse_upperdef {
+	const char *name[2];
+	const char *mac[2];	/* NULL: the lower device's */
+	const char *type;	/* ip link add ... type @type */
+	bool master;		/* the lower device is enslaved, not linked */
+};
+
+static const struct tse_upperdef uppers[] = {
+	[TSE_UPPER_VLAN] = { { "va.10", "vb.10" }, { NULL, NULL }, "vlan id 10" },
+	[TSE_UPPER_MACVLAN] = { { "va.mv", "vb.mv" },
+				{ "02:00:00:00:0e:11", "02:00:00:00:0e:12" },
+				"macvlan mode bridge" },
+	[TSE_UPPER_BOND] = { { "va.bd", "vb.bd" },
+			     { "02:00:00:00:0e:21", "02:00:00:00:0e:22" },
+			     "bond mode active-backup", true },
+};
+
 static const struct tse_devdef *devdef(struct tse_test *t, enum tse_dev dev)
 {
 	return t->s->shape.routed ? &routed_devs[dev] : &pair_devs[dev];
 }
 
+static const struct tse_upperdef *upperdef(struct tse_test *t)
+{
+	return t->s->shape.upper ? &uppers[t->s->shape.upper] : NULL;
+}
+
 static const char *tse_dev(struct tse_test *t, enum tse_dev dev)
 {
+	if ((dev == TSE_UP_A || dev == TSE_UP_B) && upperdef(t))
+		return upperdef(t)->name[dev == TSE_UP_B];
 	return devdef(t, dev)->name;
 }
 
@@ -94,12 +120,22 @@ static enum tse_ns dev_ns(struct tse_test *t, enum tse_dev dev)
 	return devdef(t, dev)->ns;
 }
 
-/* The device that carries @dev's address: the vlan on top, if there is one. */
+/* The device that carries @dev's address: the one stacked on it, if any. */
 static enum tse_dev addressed(struct tse_test *t, enum tse_dev dev)
 {
-	if (!t->s->shape.vlan)
+	if (!t->s->shape.upper)
 		return dev;
-	return dev == TSE_VA ? TSE_VLAN_A : TSE_VLAN_B;
+	return dev == TSE_VA ? TSE_UP_A : TSE_UP_B;
+}
+
+/* The MAC the link peer of @dev sends to: the upper's own, if it has one. */
+static const char *link_mac(struct tse_test *t, enum tse_dev dev)
+{
+	const struct tse_upperdef *up = upperdef(t);
+
+	if (up && (dev == TSE_VA || dev == TSE_VB) && up->mac[dev == TSE_VB])
+		return up->mac[dev == TSE_VB];
+	return devdef(t, dev)->mac;
 }
 
 static const char *tse_addr(struct tse_test *t, enum tse_dev dev)
@@ -338,6 +374,9 @@ static const struct tse_probe probes[] = {
 	{ TSE_F_VETH, "veth", "ip", "link add name p0 type veth peer name p1\n" },
 	{ TSE_F_IFB, "ifb", "ip", "link add name pi type ifb\n" },
 	{ TSE_F_VLAN, "802.1Q vlan", "ip", "link add link p0 name p0.10 type vlan id 10\n" },
+	{ TSE_F_MACVLAN, "macvlan", "ip",
+	  "link add link p0 name p0.mv type macvlan mode bridge\n" },
+	{ TSE_F_BOND, "bonding", "ip", "link add name pb type bond mode active-backup\n" },
 	{ TSE_F_CLSACT, "the clsact qdisc", "tc", "qdisc add dev p0 clsact\n" },
 	{ TSE_F_CLS_BPF, "the bpf classifier", "tc",
 	  "filter add dev p0 ingress prio 1 bpf bytecode \"1,6 0 0 4294967295,\"\n" },
@@ -561,11 +600,29 @@ static int link_up(struct tse_test *t, enum tse_dev dev)
 	       tse_queue(t, dev_ns(t, dev), TSE_TC, "qdisc add dev %s clsact\n", name);
 }
 
-static int create_vlan(struct tse_test *t, enum tse_dev vlan, enum tse_dev lower)
+/*
+ * The device stacked on @lower: linked to it (vlan, macvlan), or its
+ * master (bond; a device is enslaved while it is down).
+ */
+static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 {
-	return tse_queue(t, dev_ns(t, vlan), TSE_IP, "link add link %s name %s type vlan id 10\n",
-		      tse_dev(t, lower), tse_dev(t, vlan)) ?:
-	       link_up(t, vlan);
+	const struct tse_upperdef *def = upperdef(t);
+	const char *mac = def->mac[up == TSE_UP_B];
+	char address[32] = "";
+	int ret;
+
+	if (mac)
+		snprintf(address, sizeof(address), " address %s", mac);
+	if (def->master)
+		ret = tse_queue(t, dev_ns(t, up), TSE_IP,
+				"link add name %s%s type %s\n"
+				"link set %s down\nlink set %s master %s\nlink set %s up\n",
+				tse_dev(t, up), address, def->type, tse_dev(t, lower),
+				tse_dev(t, lower), tse_dev(t, up), tse_dev(t, lower));
+	else
+		ret = tse_queue(t, dev_ns(t, up), TSE_IP, "link add link %s name %s%s type %s\n",
+				tse_dev(t, lower), tse_dev(t, up), address, def->type);
+	return ret ?: link_up(t, up);
 }
 
 /* @dev's address, and a permanent neighbour entry for its link peer @peer. */
@@ -578,7 +635,7 @@ static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 		      "neigh replace %s lladdr %s dev %s nud permanent\n",
 		      tse_addr(t, dev), prefix_len(t), tse_dev(t, on),
 		      t->family == TSE_V6 ? " nodad" : "",
-		      tse_addr(t, peer), devdef(t, peer)->mac, tse_dev(t, on));
+		      tse_addr(t, peer), link_mac(t, peer), tse_dev(t, on));
 }
 
 /* The ends route to each other through the router. */
@@ -608,8 +665,8 @@ static int create_pair(struct tse_test *t)
 	if (create_veth(t, TSE_VA, TSE_VB) || link_up(t, TSE_VA) ||
 	    link_up(t, TSE_VB))
 		return -1;
-	if (t->s->shape.vlan &&
-	    (create_vlan(t, TSE_VLAN_A, TSE_VA) || create_vlan(t, TSE_VLAN_B, TSE_VB)))
+	if (t->s->shape.upper &&
+	    (create_upper(t, TSE_UP_A, TSE_VA) || create_upper(t, TSE_UP_B, TSE_VB)))
 		return -1;
 	/* The monitor link has no address: it only carries copies to vd. */
 	if (t->s->shape.monitor &&

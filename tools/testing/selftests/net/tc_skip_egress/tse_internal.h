@@ -55,8 +55,8 @@ enum tse_dev {
 	TSE_VB,		/* receiver's veth */
 	TSE_RA,		/* router's input veth, va's peer */
 	TSE_RB,		/* router's output veth, vb's peer */
-	TSE_VLAN_A,	/* va.10 */
-	TSE_VLAN_B,	/* vb.10 */
+	TSE_UP_A,	/* the upper device over va: vlan, macvlan or bond */
+	TSE_UP_B,	/* the same over vb */
 	TSE_IFB,	/* the ifb the hook under test redirects to */
 	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
 	TSE_VC,		/* the sender's monitor veth, a root action's target */
@@ -85,6 +85,16 @@ enum tse_feature {
 	TSE_F_TCX	= BIT(7),
 	TSE_F_VLAN	= BIT(8),
 	TSE_F_TBF	= BIT(9),
+	TSE_F_MACVLAN	= BIT(10),
+	TSE_F_BOND	= BIT(11),
+};
+
+/* A device stacked over va and vb, which carries their addresses. */
+enum tse_upper {
+	TSE_UPPER_NONE,
+	TSE_UPPER_VLAN,		/* 802.1Q vlan 10 */
+	TSE_UPPER_MACVLAN,	/* a macvlan in bridge mode, a MAC of its own */
+	TSE_UPPER_BOND,		/* an active-backup bond, va or vb its slave */
 };
 
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)
@@ -93,7 +103,7 @@ enum tse_feature {
 /* The network a scenario runs on. */
 struct tse_shape {
 	bool routed;		/* sender - router - receiver, else a veth pair */
-	bool vlan;		/* the traffic runs over vlan 10 on va and vb */
+	enum tse_upper upper;	/* the traffic runs over a device stacked on va and vb */
 	enum tse_ns ifb_ns;	/* the namespace of the ifb(s) */
 	bool ifb_in;		/* a second ifb, for the router's input */
 	bool burst_sender;	/* va segments in software: GSO sends burst */
