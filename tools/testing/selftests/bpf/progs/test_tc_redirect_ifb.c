@@ -186,10 +186,25 @@ int tse_count_tail(struct __sk_buff *skb)
 	return count_and_go_on(skb, TSE_HOOK_TAIL);
 }
 
+/* The receiving device's ingress: count, and keep what the packet looked like. */
 SEC("tc")
 int tse_count_peer(struct __sk_buff *skb)
 {
-	return count_and_go_on(skb, TSE_HOOK_PEER);
+	struct tse_fields *f;
+	struct tse_packet pkt;
+
+	if (count(skb, TSE_HOOK_PEER, &pkt) != TSE_KIND_UDP ||
+	    pkt.flow != TSE_FLOW_REDIRECTED)
+		return TC_ACT_UNSPEC;
+	f = &counters.peer_fields[pkt.seq & (TSE_MAX_PKTS - 1)];
+	f->mark = skb->mark;
+	f->priority = skb->priority;
+	f->tc_index = skb->tc_index;
+	f->ingress_ifindex = skb->ingress_ifindex;
+	f->tstamp_type = skb->tstamp_type;
+	f->pkt_type = skb->pkt_type;
+	f->queue_mapping = skb->queue_mapping;
+	return TC_ACT_UNSPEC;
 }
 
 SEC("tc")

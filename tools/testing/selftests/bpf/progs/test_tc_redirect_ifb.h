@@ -62,6 +62,20 @@ struct tse_tcp_counters {
 	__u32 looped;
 };
 
+/*
+ * What the receiver's ingress hook read of each redirected test packet:
+ * the fields a tc BPF program sees that the fix could change on its way.
+ */
+struct tse_fields {
+	__u32 mark;
+	__u32 priority;
+	__u32 tc_index;
+	__u32 ingress_ifindex;
+	__u32 tstamp_type;
+	__u32 pkt_type;
+	__u32 queue_mapping;
+};
+
 struct tse_counters {
 	__u32 seen[TSE_HOOKS][TSE_FLOWS][TSE_MAX_PKTS];
 	__u32 other[TSE_HOOKS];			/* packets of no test flow */
@@ -71,6 +85,7 @@ struct tse_counters {
 	__u32 in_ifb;		/* redirected packets between gate and root qdisc */
 	__u32 max_in_ifb;	/* the most of them at once: ifb's largest batch */
 	__u32 iif_zero;		/* test packets that entered ifb with skb_iif 0 */
+	struct tse_fields peer_fields[TSE_MAX_PKTS];	/* at TSE_HOOK_PEER */
 };
 
 #endif /* __TEST_TC_REDIRECT_IFB_H */

@@ -260,6 +260,94 @@ static void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
 		   &tse_misclassified, &tse_misclassified);
 }
 
+/*
+ * What vb's ingress program read of each packet, as a kernel without the
+ * skip gives it: the crossing into vb's namespace scrubbed the mark (the
+ * loop breaker's count), nothing set a priority, a tc_index or a delivery
+ * time, the packet was for vb's own MAC, and veth records no queue.
+ */
+static int field_differs(struct tse_test *t, const struct tse_fields *f,
+			 char *buf, size_t len)
+{
+	const struct { const char *name; __u32 got, want; } fields[] = {
+		{ "mark", f->mark, 0 },
+		{ "priority", f->priority, 0 },
+		{ "tc_index", f->tc_index, 0 },
+		{ "ingress_ifindex", f->ingress_ifindex, t->ifindex[TSE_VB] },
+		{ "tstamp_type", f->tstamp_type, 0 },
+		{ "pkt_type", f->pkt_type, 0 },
+		{ "queue_mapping", f->queue_mapping, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (fields[i].got == fields[i].want)
+			continue;
+		snprintf(buf, len, "%s %u, expected %u", fields[i].name,
+			 fields[i].got, fields[i].want);
+		return 1;
+	}
+	return 0;
+}
+
+static void tse_expect_peer_fields(struct tse_test *t)
+{
+	static const struct tse_meaning changed = {
+		"fields-changed",
+		"the receiver's ingress read skb fields that differ from a kernel without the skip"
+	};
+	const unsigned int *seen = bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED);
+	char first[96] = "";
+	int seq, bad = 0;
+
+	for (seq = 0; seq < t->pkts; seq++) {
+		if (!seen[seq])
+			continue;
+		if (field_differs(t, &bpf_counters(t)->peer_fields[seq], first,
+				  bad ? 0 : sizeof(first)))
+			bad++;
+	}
+	if (bad)
+		tse_note(t, "first skb field at vb's ingress that differs: %s", first);
+	tse_expect(t, "packets whose skb fields at vb's ingress differ (BPF)", bad, 0,
+		   &changed, &changed);
+}
+
+/*
+ * A GSO skb that ifb re-injected, cut into segments in software only after
+ * it, on va's way out: it entered ifb once, the hook classified it once,
+ * and every segment reached vb once.
+ */
+static void tse_expect_gso_once(struct tse_test *t)
+{
+	const unsigned int *gate = bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED);
+	const unsigned int *head = bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED);
+	long long entries = 0;
+	int seq;
+
+	for (seq = 0; seq < t->pkts; seq++)
+		entries += gate[seq];
+	tse_expect(t, "skbs that entered ifb for the one UDP_SEGMENT send (BPF)", entries, 1,
+		   &tse_looped, &tse_not_redirected);
+	tse_expect(t, "egress classifier runs for the GSO skb (BPF)", head[0], 1,
+		   &tse_reclassified, &tse_skipped);
+}
+
+/* A packet socket on va saw each packet leave once, as on stock. */
+static void tse_expect_tapped_once(struct tse_test *t)
+{
+	static const struct tse_meaning tapped_again = {
+		"tapped-again",
+		"a packet socket on the device saw packets ifb re-injected more than once"
+	};
+	static const struct tse_meaning not_tapped = {
+		"not-tapped", "a packet socket on the device missed packets ifb re-injected"
+	};
+
+	tse_expect_each(t, "copies a packet socket on va saw leave per packet (PACKET_OUTGOING)",
+			t->tapped, 1, &tapped_again, &not_tapped);
+}
+
 /* The burst reached ifb together: ifb handled more than one at once. */
 static void tse_expect_batched(struct tse_test *t)
 {

@@ -42,6 +42,7 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	t->sends[TSE_FLOW_UNRELATED] = s->unrelated;
 	t->self_ns = -1;
 	t->kmsg = -1;
+	t->tap_sock = -1;
 	for (i = 0; i < TSE_NSS; i++) {
 		t->ns[i] = -1;
 		t->nl[i] = -1;

@@ -54,6 +54,16 @@ static void judge_egress_mirred(struct tse_test *t)
 	tse_expect_delivery(t);
 }
 
+/*
+ * egress_tap: egress_mirred with a packet socket on va, as tcpdump opens:
+ * taps see a packet in xmit_one(), after ifb re-injected it, once.
+ */
+static void judge_egress_tap(struct tse_test *t)
+{
+	judge_egress_mirred(t);
+	tse_expect_tapped_once(t);
+}
+
 /* ingress_mirred, a control: ingress has skipped re-injected packets always. */
 static int setup_ingress_mirred(struct tse_test *t)
 {
@@ -138,12 +148,34 @@ static int setup_peer_ingress_once(struct tse_test *t)
 	       tse_count_at(t, TSE_VB, false, t->skel->progs.tse_count_peer, 1);
 }
 
-/* How often va's egress ran is egress_mirred's to judge, not this test's. */
+/*
+ * How often va's egress ran is egress_mirred's to judge, not this test's.
+ * What vb's ingress reads of each packet is: it must be what it is on a
+ * kernel without the skip.
+ */
 static void judge_peer_ingress_once(struct tse_test *t)
 {
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VB, TSE_HOOK_PEER, "vb ingress classifier runs per packet (BPF)");
+	tse_expect_peer_fields(t);
 	tse_expect_delivery(t);
+}
+
+/*
+ * gso_after_ifb: one UDP_SEGMENT send, redirected on va's egress as one
+ * GSO skb. va cannot send it whole (gso_max_segs 1), so it is cut into
+ * segments after ifb re-injected it, in validate_xmit_skb(): each segment
+ * copies the skb's header, ifb's mark included. vb's ingress must
+ * classify each segment once.
+ */
+static void judge_gso_after_ifb(struct tse_test *t)
+{
+	tse_expect_redirected(t);
+	tse_expect_gso_once(t);
+	tse_expect_clsact(t, TSE_VA, TSE_HOOK_HEAD);
+	judge_once(t, TSE_VB, TSE_HOOK_PEER, "vb ingress classifier runs per segment (BPF)");
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_peer_rx(t, 1);
 }
 
 /*
@@ -413,6 +445,8 @@ static void judge_shaped_ifb(struct tse_test *t)
 static const struct tse_scenario tse_table[] = {
 	{ "egress_mirred", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
 	  .setup = setup_egress_mirred, .judge = judge_egress_mirred },
+	{ "egress_tap", { .ifb_ns = TSE_NS_SENDER, .tap = true }, TSE_F_MIRRED_U32, TSE_UDP,
+	  .setup = setup_egress_mirred, .judge = judge_egress_tap },
 	{ "egress_bpf_redirect", PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
 	  .setup = setup_egress_bpf_redirect, .judge = judge_egress_bpf_redirect },
 	{ "egress_tcx_redirect", PAIR_AT(TSE_NS_SENDER), TSE_F_BASE | TSE_F_TCX,
@@ -427,6 +461,9 @@ static const struct tse_scenario tse_table[] = {
 	  .judge = judge_egress_unrelated },
 	{ "peer_ingress_once", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
 	  .setup = setup_peer_ingress_once, .judge = judge_peer_ingress_once },
+	{ "gso_after_ifb", { .ifb_ns = TSE_NS_SENDER, .burst_sender = true },
+	  TSE_F_MIRRED_U32, TSE_UDP_BURST, .pkts = 8,
+	  .setup = setup_peer_ingress_once, .judge = judge_gso_after_ifb },
 	{ "root_qdisc_mirred_with_clsact", PAIR_AT(TSE_NS_SENDER),
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	  .setup = setup_root_qdisc_mirred, .judge = judge_root_qdisc_mirred },

@@ -68,12 +68,14 @@ static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 }
 
 TEST_F(tc_skip_egress, egress_mirred) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, egress_tap) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, egress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, egress_tcx_redirect) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, ingress_mirred) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, ingress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, egress_unrelated) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, peer_ingress_once) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, gso_after_ifb) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, root_qdisc_mirred_with_clsact) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, root_qdisc_after_clsact) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, root_qdisc_mirror_then_redirect)

@@ -20,6 +20,8 @@
 #endif
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -95,9 +97,70 @@ static int tse_socket(struct tse_test *t, enum tse_ns ns, int type, int port)
 	return fd;
 }
 
+/* A packet socket on va, as tcpdump opens one: it sees what va transmits. */
+static int tap_open(struct tse_test *t)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = t->ifindex[TSE_VA],
+	};
+
+	if (tse_enter(t, TSE_NS_SENDER))
+		return tse_setup_error(t, "setns: %s", strerror(errno));
+	t->tap_sock = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			     htons(ETH_P_ALL));
+	tse_leave(t);
+	if (t->tap_sock < 0 || bind(t->tap_sock, (struct sockaddr *)&sll, sizeof(sll)))
+		return tse_setup_error(t, "packet socket on va: %s", strerror(errno));
+	return 0;
+}
+
+/* The test datagram a frame carries, if any: its sequence number, or -1. */
+static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
+{
+	int l3 = ETH_HLEN, l4 = t->family == TSE_V6 ? l3 + 40 : l3 + 20;
+	const struct tse_payload *p = (const void *)(f + l4 + 8);
+	__u16 dport;
+
+	if (len < l4 + 8 + (ssize_t)sizeof(*p))
+		return -1;
+	if (f[t->family == TSE_V6 ? l3 + 6 : l3 + 9] != IPPROTO_UDP)
+		return -1;
+	memcpy(&dport, f + l4 + 2, sizeof(dport));
+	if (ntohs(dport) != TSE_PORT || ntohl(p->magic) != TSE_MAGIC ||
+	    ntohl(p->seq) >= TSE_MAX_PKTS)
+		return -1;
+	return ntohl(p->seq);
+}
+
+/* Count the redirected datagrams the packet socket saw va send. */
+static void tap_drain(struct tse_test *t)
+{
+	unsigned char frame[256];
+	struct sockaddr_ll from;
+	socklen_t alen;
+	ssize_t n;
+	int seq;
+
+	for (;;) {
+		alen = sizeof(from);
+		n = recvfrom(t->tap_sock, frame, sizeof(frame), MSG_TRUNC,
+			     (struct sockaddr *)&from, &alen);
+		if (n < 0)
+			return;
+		seq = frame_seq(t, frame, n > (ssize_t)sizeof(frame) ? sizeof(frame) : n);
+		if (seq >= 0 && from.sll_pkttype == PACKET_OUTGOING)
+			t->tapped[seq]++;
+	}
+}
+
 static int tse_traffic_open(struct tse_test *t)
 {
 	int flow, type = SOCK_DGRAM, port = TSE_PORT;
+
+	if (t->s->shape.tap && tap_open(t))
+		return -1;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
 		if (!t->sends[flow])
@@ -129,6 +192,8 @@ static void tse_traffic_close(struct tse_test *t)
 		if (t->rx_sock[flow] >= 0)
 			close(t->rx_sock[flow]);
 	}
+	if (t->tap_sock >= 0)
+		close(t->tap_sock);
 }
 
 /* Counters of every device the scenario has. */
@@ -307,7 +372,12 @@ static int run_datagrams(struct tse_test *t)
 			return -1;
 	}
 	wait_outcomes(t);
-	return wait_fence(t);
+	if (wait_fence(t))
+		return -1;
+	/* The fence went out of va after every test packet, and arrived. */
+	if (t->tap_sock >= 0)
+		tap_drain(t);
+	return 0;
 }
 
 /* Byte @off of the stream: a pattern that shows loss, reordering, damage. */

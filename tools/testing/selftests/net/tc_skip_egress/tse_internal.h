@@ -108,6 +108,7 @@ struct tse_shape {
 	bool ifb_in;		/* a second ifb, for the router's input */
 	bool burst_sender;	/* va segments in software: GSO sends burst */
 	bool monitor;		/* a second veth pair, vc - vd, for mirrors */
+	bool tap;		/* a packet socket on va counts what it sends */
 };
 
 /* What the scenario sends. */
@@ -172,6 +173,8 @@ struct tse_test {
 	bool sends[TSE_FLOWS];		/* flows the scenario sends */
 	unsigned int delivered[TSE_FLOWS][TSE_MAX_PKTS];
 	unsigned int fences;		/* fences delivered */
+	int tap_sock;			/* AF_PACKET on va, when the shape taps */
+	unsigned int tapped[TSE_MAX_PKTS];	/* redirected packets it saw leave */
 	struct tse_stream stream;
 	struct tse_devstats before[TSE_DEVS], after[TSE_DEVS];
 	__u32 other_before[TSE_HOOKS];	/* BPF background counts at "before" */
