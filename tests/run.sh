@@ -57,7 +57,7 @@ t_controls_pass() {
 }
 
 t_failures_diagnosed() {
-	local words='reclassified|skipped|looped|not-redirected|misredirected|dropped-by-ifb|wrong-device|duplicated|not-delivered|corrupted|retransmitted|not-batched|not-shaped|kernel-warning'
+	local words='reclassified|skipped|looped|not-redirected|misredirected|dropped-by-ifb|wrong-device|duplicated|not-delivered|corrupted|retransmitted|actions-skipped|actions-repeated|misclassified|fields-changed|tapped-again|not-tapped|not-batched|not-shaped|not-gso|kernel-warning'
 	local bad
 
 	bad=$(grep ' fail:' "$OUT/verdicts" | grep -vE " fail:($words)$")
