@@ -65,7 +65,7 @@ switch_tree()
 
 main()
 {
-	local variant=$1 mutant=$2 name image start plist log
+	local variant=$1 mutant=$2 name image start plist log key
 	local -a list
 
 	[ -n "$variant" ] || usage
@@ -88,12 +88,15 @@ main()
 	fi
 
 	start=$(vm_now)
+	# The key of what this build reads, taken before it reads it: a config
+	# fragment edited during a build must not be recorded as built in.
+	key=$(image_key "${list[@]}")
 	switch_tree "${list[@]}" || vm_die "$name: patches do not apply"
 	log=$VM_BUILD/logs/build-$name.log
 	vm_make "$VM_BUILD/src" "$VM_OBJ" "$log" ||
 		vm_die "$name: build failed: $(vm_make_error "$log")"
 	if ! cp "$VM_OBJ/arch/x86/boot/bzImage" "$image" ||
-	   ! image_key "${list[@]}" > "$image.key"; then
+	   ! echo "$key" > "$image.key"; then
 		vm_die "$name: cannot store image"
 	fi
 	vm_log "$name: built in $(vm_since "$start") s"
