@@ -3,7 +3,7 @@
 # The tree's own BPF selftests build, and Debian's own kernel in the VM.
 #
 #   make full-build      test_progs from the tree's full BPF selftests build
-#                        (mk/full-build.sh, mk/FULL-BUILD.md):
+#                        (mk/full-build.sh, docs/full-build.md):
 #                        build/bpf-full/out/test_progs
 #   make vmtest-distro   both front ends on Debian's 6.12.117 kernel and its
 #                        modules (vm/vmtest-distro.sh): the stock verdicts

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The tree's own BPF selftests build, no custom runner: test_progs with
-# tc_redirect_ifb in it, as BPF CI builds it (see mk/FULL-BUILD.md).
+# tc_redirect_ifb in it, as BPF CI builds it (see docs/full-build.md).
 #
 #   mk/full-build.sh [-j N]
 #

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The 6.12 tree's own tc and redirect selftests on stock, seed and fix
-# kernels, each in its own VM (vm/peers.sh; README, "The tree's own
-# selftests: make peers").
+# kernels, each in its own VM (vm/peers.sh, docs/peers.md).
 #
 #   make peers                          stock, seed and fix (where it exists),
 #                                       with test_progs -a tc_redirect from

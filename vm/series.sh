@@ -135,6 +135,22 @@ maintainers_add()
 		END { if (!done) exit 1 }' "$file" > "$file.tse" && mv "$file.tse" "$file"
 }
 
+# The scenarios, as the expected matrix names them (egress_mirred.ipv4 is
+# egress_mirred), in its order, wrapped for a commit message.
+scenario_list()
+{
+	awk '/^#/ || NF == 0 || $1 == "test" { next }
+		{ sub(/\.ipv[46]$/, "", $1) }
+		!seen[$1]++ { print $1 }' "$VM_DIR/expected-matrix.txt" |
+		paste -sd, - | sed 's/,/, /g' | fold -s -w 70 | sed 's/^/  /; s/ *$//'
+}
+
+# A commit message of vm/series/, its @SCENARIOS@ line replaced by the list.
+commit_message()
+{
+	awk -v l="$(scenario_list)" '$0 == "@SCENARIOS@" { print l; next } { print }' "$1"
+}
+
 commit_suite()
 {
 	local work=$1 f
@@ -152,7 +168,8 @@ commit_suite()
 	maintainers_add "$work" tools/testing/selftests/net/tc_skip_egress/ &&
 	git -C "$work" add -f -- "${ksft[@]}" tools/testing/selftests/Makefile \
 		tools/testing/selftests/net/config MAINTAINERS &&
-	git -C "$work" commit -q -s -F "$SERIES_DIR/kselftest.txt" &&
+	commit_message "$SERIES_DIR/kselftest.txt" |
+		git -C "$work" commit -q -s -F - &&
 	maintainers_add "$work" "${TP_FILES[0]}" &&
 	git -C "$work" add -f -- "${tp[@]}" tools/testing/selftests/bpf/config \
 		MAINTAINERS &&
@@ -161,7 +178,7 @@ commit_suite()
 }
 
 # The measured matrix for the cover letter: the expected matrix's stock,
-# seed, both and fix columns, rows with the same cells merged per IP version.
+# seed, both and fix columns, a row per test and IP version.
 matrix()
 {
 	awk '
