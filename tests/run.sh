@@ -135,6 +135,7 @@ main() {
 	t_test_progs_agrees
 	# The checks above, fed broken input, must fail (tests/selftest.sh).
 	selftests
+	. "$TOP/tests/docs-check.sh"
 	if [ "${CHECK_VM:-1}" != 0 ]; then
 		t_vm_matrix
 		t_vm_test_progs_matrix
