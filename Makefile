@@ -7,7 +7,7 @@
 #   make test_progs    build the test_progs front end (tc_redirect_ifb)
 #   make check         the project's own tests
 #   make stress        cleanup, parallel, repeat, warnings, bad input (slow)
-#   make overlay       put the suite into $(KDIR) and register its target
+#   make overlay       put the suite into $(KDIR) and list it in net/Makefile
 #
 # KDIR is a kernel tree; by default Debian's linux-source-6.12, extracted
 # under build/. The suite's files are copied into it (the "overlay"); every
@@ -32,8 +32,8 @@ deps:
 kdir: deps
 	@scripts/kdir.sh "$(KDIR)"
 
-# Copy the suite into the tree; scripts/tree-edits.sh registers the
-# kselftest target (also under TARGETS=net) and adds the options the tests
+# Copy the suite into the tree; scripts/tree-edits.sh lists it in
+# net/Makefile (so TARGETS=net runs it) and adds the options the tests
 # need to bpf/config and net/config, once.
 overlay: kdir
 	@# -p keeps the checkout's times: an unchanged file must not look new

@@ -4,17 +4,15 @@
 # `make overlay` and for the patch series. Each edit checks first, so
 # running this twice changes nothing the second time.
 #
-# 1. tools/testing/selftests/Makefile: the suite is the kselftest target
-#    net/tc_skip_egress. It is listed after net, so a plain
-#    `make -C tools/testing/selftests run_tests` runs it. A TARGETS given
-#    on the command line replaces that list, and net/Makefile does not
-#    descend into subfolders (mainline keeps net/forwarding, net/mptcp,
-#    ... as targets of their own; only net/lib is pulled in, as an
-#    install dependency whose tests are not run). So TARGETS=net alone
-#    would run none of the suite: an `override TARGETS +=` next to the
-#    net/lib block adds net/tc_skip_egress wherever net is a target.
-#    `override` is what makes an assignment reach a command-line
-#    variable; the SKIP_TARGETS block below it uses the same idiom.
+# 1. tools/testing/selftests/net/Makefile lists the suite's program,
+#    tc_skip_egress/tc_skip_egress, and builds it with the suite's own
+#    Makefile and net's libbpf (bpf.mk): TARGETS=net, and a plain
+#    `make -C tools/testing/selftests`, build, install and run it. It is
+#    not a target of its own in the top-level Makefile (net/forwarding,
+#    net/mptcp, ... are, but a command-line TARGETS=net leaves those out),
+#    so it runs once; TARGETS=net/tc_skip_egress still runs it alone.
+#    Trees edited by an earlier version (a top-level target and an
+#    `override TARGETS +=` block) are put back first.
 # 2. tools/testing/selftests/bpf/config: BPF CI builds its kernels from
 #    bpf/config (plus config.<arch> and config.vm), where ifb, mirred,
 #    u32, prio, htb and tbf are missing; tc_redirect_ifb needs them.
@@ -33,36 +31,54 @@ die() {
 	exit 2
 }
 
-# `TARGETS += net/tc_skip_egress` right after `TARGETS += net`.
-register_target() {
+# Undo the registration of earlier versions in the top-level Makefile:
+# `TARGETS += net/tc_skip_egress` and the override block that added the
+# target wherever net was one.
+unregister_target() {
 	local mk=$SELFTESTS/Makefile
 
-	grep -qx "TARGETS += $TARGET" "$mk" && return 0
-	grep -qx 'TARGETS += net' "$mk" || die "$mk has no 'TARGETS += net' line"
-	sed -i "s|^TARGETS += net\$|&\nTARGETS += $TARGET|" "$mk"
+	grep -q "TARGETS += $TARGET\$" "$mk" || return 0
+	awk -v t="$TARGET" '
+		$0 == "# " t " is a target of its own; net/Makefile does not descend" {
+			skip = 8
+		}
+		skip { skip--; next }
+		$0 == "TARGETS += " t { next }
+		{ print }' "$mk" > "$mk.tse" && mv "$mk.tse" "$mk"
+	! grep -q "TARGETS += $TARGET\$" "$mk" ||
+		die "$mk: cannot remove an earlier registration of $TARGET"
 }
 
-# Run the suite whenever net is a target, also when TARGETS comes from
-# the command line. Inserted after the net/lib block, before SKIP_TARGETS,
-# so SKIP_TARGETS=net/tc_skip_egress still leaves it out.
-run_with_net() {
-	local mk=$SELFTESTS/Makefile
+# net/Makefile: the program in TEST_GEN_PROGS, before lib.mk is included,
+# and the rule that builds it, after bpf.mk (which defines BPFOBJ, net's
+# libbpf, and SCRATCH_DIR, where its headers are installed).
+list_in_net() {
+	local mk=$SELFTESTS/net/Makefile prog=${TARGET#net/}/${TARGET#net/}
 
-	grep -q "^[[:space:]]*override TARGETS += $TARGET\$" "$mk" && return 0
-	grep -q '^# User can optionally provide a TARGETS skiplist' "$mk" ||
-		die "$mk has no SKIP_TARGETS block to insert before"
-	awk -v t="$TARGET" '
-		/^# User can optionally provide a TARGETS skiplist/ {
-			print "# " t " is a target of its own; net/Makefile does not descend"
-			print "# into it. Run it wherever net runs, also with TARGETS=net."
-			print "ifneq ($(filter net,$(TARGETS)),)"
-			print "ifeq ($(filter " t ",$(TARGETS)),)"
-			print "\toverride TARGETS += " t
-			print "endif"
-			print "endif"
+	grep -q "^TEST_GEN_PROGS += $prog\$" "$mk" && return 0
+	grep -qx 'include ../lib.mk' "$mk" || die "$mk has no 'include ../lib.mk' line"
+	grep -qx 'include bpf.mk' "$mk" || die "$mk has no 'include bpf.mk' line"
+	awk -v p="$prog" -v d="${TARGET#net/}" '
+		$0 == "include ../lib.mk" {
+			print "# " d " has its own folder and Makefile; built below."
+			print "TEST_GEN_PROGS += " p
 			print ""
 		}
-		{ print }' "$mk" > "$mk.tse" && mv "$mk.tse" "$mk"
+		{ print }
+		END {
+			print ""
+			print "$(OUTPUT)/" p ": $(BPFOBJ) \\"
+			print "\t\t$(wildcard " d "/*.[ch] " d "/Makefile \\"
+			print "\t\t\t   ../bpf/progs/test_tc_redirect_ifb.[ch])"
+			print "\t$(Q)mkdir -p $(OUTPUT)/" d
+			print "\t$(Q)$(MAKE) -C " d " OUTPUT=$(OUTPUT)/" d " \\"
+			print "\t\tLIBBPF_A=$(BPFOBJ) LIBBPF_INC=$(SCRATCH_DIR)/include"
+			print ""
+			print ".PHONY: clean_" d
+			print "clean: clean_" d
+			print "clean_" d ":"
+			print "\t$(Q)$(MAKE) -C " d " OUTPUT=$(OUTPUT)/" d " clean"
+		}' "$mk" > "$mk.tse" && mv "$mk.tse" "$mk"
 }
 
 # Insert CONFIG_X=val into bpf/config, which is kept roughly in
@@ -133,8 +149,8 @@ if [ ! -f "$SELFTESTS/Makefile" ] || [ ! -f "$SELFTESTS/lib.mk" ]; then
 	die "KDIR=$KDIR is not a kernel tree with tools/testing/selftests"
 fi
 
-register_target
-run_with_net
+unregister_target
+list_in_net
 # bpf/config sets its options =y. VETH, VLAN_8021Q and NAMESPACES (so
 # NET_NS) are in every config.<arch> of 6.12 already; BONDING in x86_64's.
 add_options "$SELFTESTS/bpf/config" sorted \

@@ -27,7 +27,7 @@ set -o pipefail
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 SERIES_DIR=$VM_DIR/series
 # Files outside the suite that scripts/tree-edits.sh edits.
-TREE_FILES=(tools/testing/selftests/Makefile tools/testing/selftests/bpf/config
+TREE_FILES=(tools/testing/selftests/net/Makefile tools/testing/selftests/bpf/config
 	    tools/testing/selftests/net/config MAINTAINERS)
 TP_FILES=(tools/testing/selftests/bpf/prog_tests/tc_redirect_ifb.c)
 
@@ -91,7 +91,9 @@ make_work()
 	rm -rf "$work"
 	git clone -q --shared --no-checkout "$VM_BUILD/src" "$work" || return 1
 	{
+		# tree-edits.sh looks at both to know a kernel tree.
 		echo /tools/testing/selftests/lib.mk
+		echo /tools/testing/selftests/Makefile
 		for f in "${TREE_FILES[@]}"; do echo "/$f"; done
 		suite_files | sed 's|^|/|'
 		sed -n 's|^diff --git a/\([^ ]*\) .*|/\1|p' "$VM_DIR"/kernels/fix/*.patch
@@ -100,20 +102,6 @@ make_work()
 	git -C "$work" checkout -q -b series series-base &&
 	git -C "$work" config user.name "$(git -C "$VM_ROOT" config user.name)" &&
 	git -C "$work" config user.email "$(git -C "$VM_ROOT" config user.email)"
-}
-
-# The in-tree edits outside the suite's files: scripts/tree-edits.sh where
-# it exists, else the registration of the target alone.
-tree_edits()
-{
-	local work=$1 mk=$1/tools/testing/selftests/Makefile
-
-	if [ -x "$VM_ROOT/scripts/tree-edits.sh" ]; then
-		"$VM_ROOT/scripts/tree-edits.sh" "$work"
-		return
-	fi
-	grep -qx 'TARGETS += net/tc_skip_egress' "$mk" ||
-		sed -i 's|^TARGETS += net$|&\nTARGETS += net/tc_skip_egress|' "$mk"
 }
 
 # The selftests' files go to the TC subsystem's MAINTAINERS entry (which
@@ -163,10 +151,10 @@ commit_suite()
 		*)			ksft+=("$f") ;;
 		esac
 	done < <(suite_files)
-	tree_edits "$work" || return 1
+	"$VM_ROOT/scripts/tree-edits.sh" "$work" || return 1
 	maintainers_add "$work" "tools/testing/selftests/bpf/progs/test_tc_redirect_ifb.*" &&
 	maintainers_add "$work" tools/testing/selftests/net/tc_skip_egress/ &&
-	git -C "$work" add -f -- "${ksft[@]}" tools/testing/selftests/Makefile \
+	git -C "$work" add -f -- "${ksft[@]}" tools/testing/selftests/net/Makefile \
 		tools/testing/selftests/net/config MAINTAINERS &&
 	commit_message "$SERIES_DIR/kselftest.txt" |
 		git -C "$work" commit -q -s -F - &&
