@@ -26,16 +26,7 @@ TARBALL=/usr/src/linux-source-6.12.tar.xz
 LLVM_TOOLS=(clang-19 llc-19 llvm-strip-19 ld.lld-19 pahole)
 jobs=$(nproc)
 
-log()
-{
-	echo "full-build: $*" >&2
-}
-
-die()
-{
-	log "$@"
-	exit 1
-}
+. "$ROOT/scripts/lib.sh"
 
 # clang 14 (Debian 12's default) is too old for 6.12's BPF programs;
 # pahole makes the test modules' BTF.

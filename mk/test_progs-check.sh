@@ -17,16 +17,16 @@ BUILD=${BUILD:-$TOP/build}
 KS=$BUILD/net/tc_skip_egress/tc_skip_egress
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+. "$TOP/scripts/lib.sh"
+# shellcheck disable=SC2034 # read by die (scripts/lib.sh)
+DIE_STATUS=2
 
 verdicts()
 {
 	awk -f "$TOP/vm/rows.awk" -f "$TOP/vm/tap2cells.awk"
 }
 
-if [ ! -x "$KS" ]; then
-	echo "missing $KS (make suite)" >&2
-	exit 2
-fi
+[ -x "$KS" ] || die "missing $KS (make suite)"
 (cd "${KS%/*}" && ./tc_skip_egress) 2>&1 | verdicts > "$TMP/ks"
 BUILD=$BUILD "$TOP/mk/test_progs-tap.sh" > "$TMP/tap" 2> "$TMP/err"
 rc=$?

@@ -27,11 +27,10 @@ TEST=tc_redirect_ifb
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-die()
-{
-	echo "test_progs-tap: $*" >&2
-	exit 2
-}
+. "$TOP/scripts/lib.sh"
+# Exit 1 is a failed subtest: an error of this script's is 2.
+# shellcheck disable=SC2034 # read by die (scripts/lib.sh)
+DIE_STATUS=2
 
 # test_progs' name of a row: egress_mirred.ipv4 -> tc_redirect_ifb/egress_mirred_ipv4
 subtest()

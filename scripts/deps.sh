@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the suite needs to build and run, if missing.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 # Suite and test_progs: compilers, libbpf's needs, iproute2, the 6.12 tree.
 # VM runner (make check's VM part, vmtest, bisect): kernel build and qemu.
@@ -22,8 +23,7 @@ for p in "${PKGS[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
-	echo "deps: missing packages: ${missing[*]} (install them as root)" >&2
-	exit 1
+	die "missing packages: ${missing[*]} (install them as root)"
 fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive

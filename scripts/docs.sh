@@ -12,6 +12,7 @@
 #
 # Exits 2 on a bad marker or source.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 check=0
@@ -29,8 +30,7 @@ for f in "$@"; do
 	new=$(mktemp)
 	if ! awk -v root="$ROOT" -f "$ROOT/scripts/docs.awk" "$f" > "$new"; then
 		rm -f "$new"
-		echo "docs: cannot generate the tables of $f" >&2
-		exit 2
+		DIE_STATUS=2 die "cannot generate the tables of $f"
 	fi
 	if cmp -s "$f" "$new"; then
 		rm -f "$new"

@@ -3,6 +3,7 @@
 # Make sure KDIR is a kernel tree with its libbpf and bpftool built into
 # $BUILD; extract Debian's linux-source-6.12 when KDIR is the default.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 kdir=$1
 build=${BUILD:?}
@@ -14,8 +15,7 @@ if [ ! -f "$kdir/Makefile" ] && [ "$kdir" = "$build/linux-source-6.12" ]; then
 	tar -C "$build" -xf "$tarball"
 fi
 if [ ! -f "$kdir/Makefile" ] || [ ! -f "$kdir/tools/testing/selftests/lib.mk" ]; then
-	echo "kdir: KDIR=$kdir is not a kernel tree with tools/testing/selftests" >&2
-	exit 2
+	DIE_STATUS=2 die "KDIR=$kdir is not a kernel tree with tools/testing/selftests"
 fi
 if [ ! -f "$build/libbpf/libbpf.a" ]; then
 	echo "kdir: building libbpf from $kdir"

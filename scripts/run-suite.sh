@@ -4,23 +4,29 @@
 # the ones named with -t (e.g. -t egress_mirred.ipv4). TAP on stdout,
 # kselftest exit codes (0 pass, 1 fail, 4 skip).
 set -u
+. "$(dirname "$0")/lib.sh"
+# 1 is a failed test; errors of this script's are 2, a missing root 4 (skip).
+# shellcheck disable=SC2034 # read by die (scripts/lib.sh)
+DIE_STATUS=2
 SUITE=${SUITE:-$(dirname "$0")/../build/net/tc_skip_egress/tc_skip_egress}
 VM=$(dirname "$0")/../vm
 
-usage() {
+usage()
+{
 	echo "usage: $0 [-l] [-t scenario.ipv4|scenario.ipv6]... (make run_tests T='...')"
 }
 
 # Test names as scenario.family (egress_mirred.ipv4), from the harness's
 # own listing.
-known_tests() {
+known_tests()
+{
 	"$SUITE" -l 2>&1 | awk -f "$VM/rows.awk" -f "$VM/list2rows.awk" | cut -d' ' -f1
 }
 
-check_name() {
-	known_tests | grep -qxF -- "$1" && return 0
-	echo "run_tests: no test named '$1' (names look like egress_mirred.ipv4; $0 -l lists them)" >&2
-	exit 2
+check_name()
+{
+	known_tests | grep -qxF -- "$1" ||
+		die "no test named '$1' (names look like egress_mirred.ipv4; $0 -l lists them)"
 }
 
 args=()
@@ -28,7 +34,7 @@ names=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t)
-		[ $# -ge 2 ] || { echo "run_tests: -t needs a test name" >&2; exit 2; }
+		[ $# -ge 2 ] || die "-t needs a test name"
 		names+=("$2")
 		args+=(-r "tc_skip_egress.${2##*.}.${2%.*}")
 		shift 2
@@ -42,19 +48,13 @@ while [ $# -gt 0 ]; do
 		exit 0
 		;;
 	*)
-		echo "run_tests: unknown option '$1' ($(usage))" >&2
-		exit 2
+		die "unknown option '$1' ($(usage))"
 		;;
 	esac
 done
-if [ "$(id -u)" -ne 0 ]; then
-	echo "run_tests: needs root (network namespaces, tc and BPF)" >&2
-	exit 4
-fi
-if [ ! -x "$SUITE" ]; then
-	echo "run_tests: $SUITE is not built (make suite)" >&2
-	exit 2
-fi
+[ "$(id -u)" -eq 0 ] ||
+	DIE_STATUS=4 die "needs root (network namespaces, tc and BPF)"
+[ -x "$SUITE" ] || die "$SUITE is not built (make suite)"
 for n in "${names[@]}"; do
 	check_name "$n"
 done

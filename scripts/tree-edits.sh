@@ -26,15 +26,13 @@ KDIR=${1:?usage: $0 KDIR}
 SELFTESTS=$KDIR/tools/testing/selftests
 TARGET=net/tc_skip_egress
 
-die() {
-	echo "tree-edits: $*" >&2
-	exit 2
-}
+. "$(dirname "$0")/lib.sh"
 
 # Undo the registration of earlier versions in the top-level Makefile:
 # `TARGETS += net/tc_skip_egress` and the override block that added the
 # target wherever net was one.
-unregister_target() {
+unregister_target()
+{
 	local mk=$SELFTESTS/Makefile
 
 	grep -q "TARGETS += $TARGET\$" "$mk" || return 0
@@ -52,7 +50,8 @@ unregister_target() {
 # net/Makefile: the program in TEST_GEN_PROGS, before lib.mk is included,
 # and the rule that builds it, after bpf.mk (which defines BPFOBJ, net's
 # libbpf, and SCRATCH_DIR, where its headers are installed).
-list_in_net() {
+list_in_net()
+{
 	local mk=$SELFTESTS/net/Makefile prog=${TARGET#net/}/${TARGET#net/}
 
 	grep -q "^TEST_GEN_PROGS += $prog\$" "$mk" && return 0
@@ -86,7 +85,8 @@ list_in_net() {
 # it (CONFIG_NET_SCH_ for CONFIG_NET_SCH_PRIO), after the last one that
 # sorts before it, else before the first of them; with no such family,
 # before the first line that sorts after it.
-add_sorted() {
+add_sorted()
+{
 	local file=$1 line=$2
 
 	awk -v new="$line" '
@@ -130,7 +130,8 @@ add_sorted() {
 }
 
 # Add each option the fragment does not set yet (as y or m).
-add_options() {
+add_options()
+{
 	local file=$1 sorted=$2 opt
 	shift 2
 

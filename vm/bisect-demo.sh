@@ -82,7 +82,7 @@ check_skip()
 	(cd "$SRC" && "$VM_DIR/bisect-run.sh" -t "$TEST")
 	rc=$?
 	[ $rc = 125 ] && return 0
-	vm_log "FAIL: bisect-run.sh answered $rc on the commit without ifb, expected 125"
+	log "FAIL: bisect-run.sh answered $rc on the commit without ifb, expected 125"
 	return 1
 }
 
@@ -92,20 +92,20 @@ main()
 
 	start=$(vm_now)
 	vm_lock
-	vm_src_init || vm_die "cannot make $SRC"
-	make_history || vm_die "cannot make the demo history"
+	vm_src_init || die "cannot make $SRC"
+	make_history || die "cannot make the demo history"
 	expected=$(cat "$VM_BUILD/bisect-demo.expected")
 	bisect | grep -E 'is the first bad commit' >&2
 	found=$(git_src rev-parse refs/bisect/bad 2>/dev/null)
 	git_src bisect reset -q 2>/dev/null
-	vm_log "bisect took $(vm_since "$start") s"
+	log "bisect took $(vm_since "$start") s"
 	check_skip
 	skip_ok=$?
 	git_src checkout -q -f --detach vm-base
 	[ "$found" = "$expected" ] ||
-		vm_die "FAIL: bisect found ${found:-nothing}, expected $expected"
+		die "FAIL: bisect found ${found:-nothing}, expected $expected"
 	[ $skip_ok = 0 ] || exit 1
-	vm_log "OK: bisect found $(git_src log -1 --format='%h %s' "$found");" \
+	log "OK: bisect found $(git_src log -1 --format='%h %s' "$found");" \
 		"the commit without ifb answered 125"
 }
 

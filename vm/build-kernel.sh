@@ -27,9 +27,9 @@ usage()
 # Patches for VARIANT [MUTANT], one per line.
 patches()
 {
-	vm_variant_patches "$1" || vm_die "unknown variant '$1'"
+	vm_variant_patches "$1" || die "unknown variant '$1'"
 	[ -n "$2" ] || return 0
-	[ -f "$VM_DIR/mutants/$2.patch" ] || vm_die "unknown mutant '$2'"
+	[ -f "$VM_DIR/mutants/$2.patch" ] || die "unknown mutant '$2'"
 	echo "$VM_DIR/mutants/$2.patch"
 }
 
@@ -81,7 +81,7 @@ main()
 		return 0
 	fi
 	vm_lock
-	vm_src_init || vm_die "$name: cannot make $VM_BUILD/src"
+	vm_src_init || die "$name: cannot make $VM_BUILD/src"
 	if cached "$image" "${list[@]}"; then
 		echo "$image"
 		return 0
@@ -91,15 +91,15 @@ main()
 	# The key of what this build reads, taken before it reads it: a config
 	# fragment edited during a build must not be recorded as built in.
 	key=$(image_key "${list[@]}")
-	switch_tree "${list[@]}" || vm_die "$name: patches do not apply"
+	switch_tree "${list[@]}" || die "$name: patches do not apply"
 	log=$VM_BUILD/logs/build-$name.log
 	vm_make "$VM_BUILD/src" "$VM_OBJ" "$log" ||
-		vm_die "$name: build failed: $(vm_make_error "$log")"
+		die "$name: build failed: $(vm_make_error "$log")"
 	if ! cp "$VM_OBJ/arch/x86/boot/bzImage" "$image" ||
 	   ! echo "$key" > "$image.key"; then
-		vm_die "$name: cannot store image"
+		die "$name: cannot store image"
 	fi
-	vm_log "$name: built in $(vm_since "$start") s"
+	log "$name: built in $(vm_since "$start") s"
 	echo "$image"
 }
 

@@ -47,12 +47,12 @@ download()
 	mkdir -p "$debs"
 	for pkg in "${PKGS[@]}"; do
 		compgen -G "$debs/${pkg}_*.deb" >/dev/null && continue
-		vm_log "downloading $pkg"
+		log "downloading $pkg"
 		# apt's sandbox user cannot write into build/: download as root,
 		# quietly (apt warns about it).
 		(cd "$debs" && apt-get download -q "$pkg" 2>&1) |
 			grep -v -e '^W: Download is performed unsandboxed' -e '^Get:' -e '^Fetched' >&2
-		compgen -G "$debs/${pkg}_*.deb" >/dev/null || vm_die "apt-get download $pkg failed"
+		compgen -G "$debs/${pkg}_*.deb" >/dev/null || die "apt-get download $pkg failed"
 	done
 }
 
@@ -75,13 +75,13 @@ unpack()
 	rm -rf "$root"
 	mkdir -p "$root"
 	for deb in "$DISTRO_DIR"/debs/*.deb; do
-		dpkg-deb -x "$deb" "$root" || vm_die "dpkg-deb -x $deb failed"
+		dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed"
 	done
 	fix_headers
 	# Debian makes modules.dep at install time; the package has none.
-	/sbin/depmod -b "$root" "$KVER" || vm_die "depmod -b $root failed"
+	/sbin/depmod -b "$root" "$KVER" || die "depmod -b $root failed"
 	"$KDIR/scripts/extract-vmlinux" "$root/boot/vmlinuz-$KVER" > "$DISTRO_DIR/vmlinux" ||
-		vm_die "extract-vmlinux failed (KDIR=$KDIR)"
+		die "extract-vmlinux failed (KDIR=$KDIR)"
 	touch "$DISTRO_DIR/.unpacked"
 }
 
@@ -89,9 +89,9 @@ unpack()
 need_kmod()
 {
 	[ -x /sbin/depmod ] && [ -x /sbin/modprobe ] && return 0
-	vm_log "installing kmod"
+	log "installing kmod"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		kmod >/dev/null || vm_die "apt-get install kmod failed"
+		kmod >/dev/null || die "apt-get install kmod failed"
 }
 
 fetch()

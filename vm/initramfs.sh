@@ -28,11 +28,7 @@ set -euo pipefail
 readonly BOOT_MODULES=(netfs 9pnet 9pnet_virtio 9p overlay)
 work=
 
-die()
-{
-	echo "initramfs.sh: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/../scripts/lib.sh"
 
 # The /init script. @MODULES@ and @KVER@ are filled in by write_init.
 init_script()

@@ -31,15 +31,18 @@ fi
 VM_OBJ=${VM_OBJ:-$VM_BUILD/obj${VM_EXTRA_NAME:+-$VM_EXTRA_NAME}}
 VM_ARCH=x86_64
 
+. "$VM_ROOT/scripts/lib.sh"
+
+# The names log and die had here, for the scripts that still use them
+# (vmtest.sh, bisect-run.sh, series-check.sh, bench/).
 vm_log()
 {
-	echo "${0##*/}: $*" >&2
+	log "$@"
 }
 
 vm_die()
 {
-	vm_log "$@"
-	exit 1
+	die "$@"
 }
 
 # Timings the scripts print: vm_now, then vm_since START (seconds, 0.1 s).
@@ -100,14 +103,14 @@ vm_src_init()
 {
 	local src=$VM_BUILD/src
 
-	[ -f "$KDIR/Makefile" ] || vm_die "no kernel tree at KDIR=$KDIR"
+	[ -f "$KDIR/Makefile" ] || die "no kernel tree at KDIR=$KDIR"
 	if [ -d "$src/.git" ]; then
 		# Same top Makefile, same kernel version: good enough.
 		cmp -s "$KDIR/Makefile" <(git -C "$src" show vm-base:Makefile) &&
 			return 0
-		vm_die "$src is not a copy of KDIR=$KDIR; remove $VM_BUILD to remake it"
+		die "$src is not a copy of KDIR=$KDIR; remove $VM_BUILD to remake it"
 	fi
-	vm_log "making $src from $KDIR (once, about 90 s)"
+	log "making $src from $KDIR (once, about 90 s)"
 	rm -rf "$src.tmp"
 	cp -a "$KDIR" "$src.tmp" || return 1
 	# Debian's tree ignores its own top level, hence add -f.
@@ -135,7 +138,7 @@ vm_config_check()
 	while read -r line; do
 		case $line in CONFIG_*) ;; *) continue ;; esac
 		grep -qx "$line" "$obj/.config" && continue
-		vm_log "config: $line did not stick (dependency missing?)"
+		log "config: $line did not stick (dependency missing?)"
 		missing=1
 	done < <(cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"})
 	return $missing

@@ -230,7 +230,7 @@ parse_args()
 		if [ -d "$VM_DIR/kernels/fix" ]; then
 			kernels+=(fix)
 		else
-			vm_log "no vm/kernels/fix/ yet: stock and seed only"
+			log "no vm/kernels/fix/ yet: stock and seed only"
 		fi
 	fi
 }
@@ -244,14 +244,14 @@ build_helpers()
 	for p in udpgso_bench_rx udpgso_bench_tx; do
 		[ "$PEERS_OUT/bin/$p" -nt "$SELFTESTS/net/$p.c" ] && continue
 		gcc -O2 -Wall -o "$PEERS_OUT/bin/$p" "$SELFTESTS/net/$p.c" ||
-			vm_die "cannot build $p"
+			die "cannot build $p"
 	done
 	# tc-testing's bpf.json loads action.c as "action-ebpf"; 6.12's
 	# Makefile no longer builds it.
 	[ "$PEERS_OUT/action-ebpf" -nt "$SELFTESTS/tc-testing/action.c" ] ||
 		clang -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" \
 			-c "$SELFTESTS/tc-testing/action.c" -o "$PEERS_OUT/action-ebpf" ||
-		vm_die "cannot build tc-testing's action-ebpf"
+		die "cannot build tc-testing's action-ebpf"
 }
 
 # Tools the tests need from the host's /; a missing one makes its test
@@ -262,10 +262,10 @@ check_tools()
 
 	for t in mausezahn ncat jq killall depmod tc; do
 		command -v "$t" >/dev/null || PATH=$PATH:/usr/sbin command -v "$t" >/dev/null ||
-			vm_log "warning: no $t on this host (scripts/deps.sh --peers installs it)"
+			log "warning: no $t on this host (scripts/deps.sh --peers installs it)"
 	done
 	/usr/bin/python3 -c 'import pyroute2' 2>/dev/null ||
-		vm_log "warning: no python3-pyroute2: tdc falls back to ip commands"
+		log "warning: no python3-pyroute2: tdc falls back to ip commands"
 }
 
 # The first peers build starts from a copy of the suite's object dir, if
@@ -274,7 +274,7 @@ check_tools()
 seed_obj()
 {
 	[ -d "$VM_OBJ" ] || [ ! -f "$VM_BUILD/obj/.config" ] && return 0
-	vm_log "first build with peers.config: starting from a copy of $VM_BUILD/obj"
+	log "first build with peers.config: starting from a copy of $VM_BUILD/obj"
 	rm -rf "$VM_OBJ.tmp"
 	cp -a "$VM_BUILD/obj" "$VM_OBJ.tmp" && mv "$VM_OBJ.tmp" "$VM_OBJ"
 }
@@ -287,7 +287,7 @@ build_kernel()
 	t0=$(vm_now)
 	# Under nice, as the full BPF build: the first peers build is long.
 	image=$(nice -n 10 "$VM_DIR/build-kernel.sh" "$k") || return 1
-	vm_log "$k: image ready in $(vm_since "$t0") s"
+	log "$k: image ready in $(vm_since "$t0") s"
 	echo "$image"
 }
 
@@ -298,16 +298,16 @@ build_all()
 	local k image
 
 	vm_lock
-	seed_obj || vm_die "cannot copy $VM_BUILD/obj"
+	seed_obj || die "cannot copy $VM_BUILD/obj"
 	for k in "${kernels[@]}"; do
-		image=$(build_kernel "$k") || vm_die "$k: build failed"
+		image=$(build_kernel "$k") || die "$k: build failed"
 		echo "$k $image"
 	done > "$PEERS_OUT/images"
 	# The built-in module list is the config's, the same for every variant.
 	mkdir -p "$PEERS_OUT/modules"
 	cp "$VM_OBJ"/modules.builtin "$VM_OBJ"/modules.builtin.modinfo \
 		"$PEERS_OUT/modules/" ||
-		vm_log "no modules.builtin: test_ingress_egress_chaining.sh will SKIP"
+		log "no modules.builtin: test_ingress_egress_chaining.sh will SKIP"
 )
 
 run_kernel()
@@ -320,7 +320,7 @@ run_kernel()
 		"PEERS_TEST_PROGS='$PEERS_TEST_PROGS' PEERS_OUT='$PEERS_OUT' vm/peers.sh --guest" \
 		> "$PEERS_OUT/$k.log" 2>&1
 	rc=$?
-	vm_log "$k: VM ran in $(vm_since "$t0") s (exit $rc)"
+	log "$k: VM ran in $(vm_since "$t0") s (exit $rc)"
 	grep '^PEERS-TIME ' "$PEERS_OUT/$k.log" | sed "s/^PEERS-TIME /peers: $k: /" >&2
 	[ $rc = 0 ] || grep -q '^PEERS-CELL' "$PEERS_OUT/$k.log" ||
 		echo "PEERS-CELL	(vm)	fail	VM exit $rc, see $PEERS_OUT/$k.log" \
@@ -343,7 +343,7 @@ main()
 	local k image rc=0
 
 	parse_args "$@"
-	[ -d "$SELFTESTS/net/forwarding" ] || vm_die "no selftests at $SELFTESTS (make kdir)"
+	[ -d "$SELFTESTS/net/forwarding" ] || die "no selftests at $SELFTESTS (make kdir)"
 	check_tools
 	build_helpers
 	mkdir -p "$PEERS_OUT"

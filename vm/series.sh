@@ -49,15 +49,15 @@ make_base()
 	# Remade when the list of files changes; the message records it.
 	[ "$(git -C "$src" log -1 --format=%B series-base 2>/dev/null)" = "$msg" ] &&
 		return 0
-	[ -f "$TARBALL" ] || vm_die "no $TARBALL to take the clean files from"
+	[ -f "$TARBALL" ] || die "no $TARBALL to take the clean files from"
 	top=$(tar -tJf "$TARBALL" | head -1)
 	top=${top%%/*}
 	tmp=$(mktemp -d)
-	vm_log "taking ${TREE_FILES[*]} from $TARBALL (once, about 30 s)"
+	log "taking ${TREE_FILES[*]} from $TARBALL (once, about 30 s)"
 	tar -xJf "$TARBALL" -C "$tmp" "${TREE_FILES[@]/#/$top/}" "$top/Makefile" ||
-		{ rm -rf "$tmp"; vm_die "cannot extract from $TARBALL"; }
+		{ rm -rf "$tmp"; die "cannot extract from $TARBALL"; }
 	git -C "$src" show vm-base:Makefile | cmp -s - "$tmp/$top/Makefile" ||
-		{ rm -rf "$tmp"; vm_die "$TARBALL is not the tree vm-base was made from"; }
+		{ rm -rf "$tmp"; die "$TARBALL is not the tree vm-base was made from"; }
 	idx=$tmp/index
 	export GIT_INDEX_FILE=$idx
 	git -C "$src" read-tree vm-base || return 1
@@ -219,18 +219,18 @@ main()
 	work=$out.work
 	if [ ! -d "$VM_BUILD/src/.git" ]; then
 		vm_lock
-		vm_src_init || vm_die "cannot make $VM_BUILD/src"
+		vm_src_init || die "cannot make $VM_BUILD/src"
 	fi
-	make_base || vm_die "cannot make the clean base commit series-base"
-	make_work "$work" || vm_die "cannot make the scratch clone $work"
+	make_base || die "cannot make the clean base commit series-base"
+	make_work "$work" || die "cannot make the scratch clone $work"
 	git -C "$work" am -q "$VM_DIR"/kernels/fix/*.patch ||
-		vm_die "the fix does not apply to series-base"
-	commit_suite "$work" || vm_die "cannot commit the suite in $work"
+		die "the fix does not apply to series-base"
+	commit_suite "$work" || die "cannot commit the suite in $work"
 	rm -rf "$out"
 	git -C "$work" format-patch -q --cover-letter --thread=shallow \
-		-o "$out" series-base..series || vm_die "format-patch failed"
+		-o "$out" series-base..series || die "format-patch failed"
 	cover_letter "$out/0000-cover-letter.patch"
-	vm_log "$(find "$out" -name '*.patch' | wc -l) mails in $out ($(vm_since "$start") s)"
+	log "$(find "$out" -name '*.patch' | wc -l) mails in $out ($(vm_since "$start") s)"
 }
 
 main "$@"; exit

@@ -82,7 +82,7 @@ run_front()
 	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$front.tap" \
 		> "$RESULTS/$front.cells"
 	fill_for $rc > "$RESULTS/$front.fill"
-	vm_log "$front: $(sed -n 's/^vm: //p' "$RESULTS/$front.err" | paste -sd ';')"
+	log "$front: $(sed -n 's/^vm: //p' "$RESULTS/$front.err" | paste -sd ';')"
 }
 
 # The expected matrix for the distro kernel: the stock column, once per
@@ -117,7 +117,7 @@ main()
 
 	parse_args "$@"
 	[ ${#suite_args[@]} -gt 0 ] && some=1
-	"$VM_DIR/distro.sh" initramfs || vm_die "cannot prepare Debian's kernel"
+	"$VM_DIR/distro.sh" initramfs || die "cannot prepare Debian's kernel"
 	image=$("$VM_DIR/distro.sh" path bzimage)
 	initrd=$("$VM_DIR/distro.sh" path initramfs)
 	rm -rf "$RESULTS"
@@ -139,7 +139,7 @@ main()
 	expected "${fronts[@]}" > "$RESULTS/expected.txt" || exit 2
 	awk -v some=$some -f "$VM_DIR/compare.awk" "$RESULTS/expected.txt" "$RESULTS/matrix.txt"
 	rc=$?
-	[ $rc -eq 0 ] && vm_log "verdicts equal the stock column"
+	[ $rc -eq 0 ] && log "verdicts equal the stock column"
 	return $rc
 }
 
