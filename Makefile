@@ -37,7 +37,10 @@ kdir: deps
 # need to bpf/config and net/config, once.
 overlay: kdir
 	@# -p keeps the checkout's times: an unchanged file must not look new
-	@# to the tree's make (every BPF object depends on progs/*.h).
+	@# to the tree's make (every BPF object depends on progs/*.h). The
+	@# suite's folder is copied afresh: a file renamed or removed here
+	@# must not stay behind in the tree (the library is tse_*.c).
+	@rm -rf $(SELFTESTS)/$(TSE_TARGET)
 	@cp -p --parents $(SUITE_FILES) $(KDIR)/
 	@# An in-tree build leaves its skeleton beside the sources, where it
 	@# would shadow the one this build generates.

@@ -8,9 +8,11 @@
 #
 # The runner is built from $(KDIR)'s own BPF selftest sources (test_progs.c
 # and its helpers); only prog_tests/tests.h is generated, with our test
-# alone in it. Our test is compiled from the overlaid copy in $(KDIR), with
-# the skeleton that "make suite" generated in $(TP_SKEL_DIR). Included by
-# the top-level Makefile, which defines KDIR, BUILD and suite.
+# alone in it. Our test and the scenario library (net/tc_skip_egress's
+# tse_*.c, one object each, as bpf/Makefile builds them with the overlay's
+# edit) are compiled from the overlaid copy in $(KDIR), with the skeleton
+# that "make suite" generated in $(TP_SKEL_DIR). Included by the top-level
+# Makefile, which defines KDIR, BUILD and suite.
 
 TP_OUT := $(BUILD)/test_progs
 TP_BIN := $(TP_OUT)/test_progs
@@ -21,13 +23,15 @@ TP_HELPERS := test_progs cgroup_helpers trace_helpers network_helpers \
 	      testing_helpers btf_helpers cap_helpers unpriv_helpers \
 	      netlink_helpers jit_disasm_helpers test_loader xsk disasm \
 	      disasm_helpers json_writer
-TP_OBJS := $(TP_HELPERS:%=$(TP_OUT)/%.o) $(TP_OUT)/$(TP_TEST).test.o
+TP_TSE_DIR := $(TP_SRC)/../net/tc_skip_egress
+TP_OBJS := $(TP_HELPERS:%=$(TP_OUT)/%.o) $(TP_OUT)/$(TP_TEST).test.o \
+	   $(patsubst $(TP_TSE_DIR)/%.c,$(TP_OUT)/%.o,$(wildcard $(TP_TSE_DIR)/tse_*.c))
 TP_LIBBPF := $(BUILD)/libbpf
 TP_CFLAGS := -g -O2 -Wall -D_GNU_SOURCE -I$(TP_OUT) -I$(TP_SRC) \
 	     -I$(TP_LIBBPF)/include -I$(KDIR)/tools/lib \
 	     -I$(KDIR)/tools/include -I$(KDIR)/tools/include/uapi
 TP_LDLIBS := $(TP_LIBBPF)/libbpf.a -lelf -lz -lrt -lpthread
-TP_LIB_DEPS := $(wildcard $(TP_SRC)/../net/tc_skip_egress/*.[ch]) \
+TP_LIB_DEPS := $(wildcard $(TP_TSE_DIR)/*.h) \
 	       $(TP_SRC)/progs/test_tc_redirect_ifb.h \
 	       $(TP_SKEL_DIR)/test_tc_redirect_ifb.skel.h
 
@@ -50,6 +54,10 @@ $(TP_OUT)/%.o: $(TP_SRC)/%.c $(TP_OUT)/prog_tests/tests.h
 
 $(TP_OUT)/$(TP_TEST).test.o: $(TP_SRC)/prog_tests/$(TP_TEST).c \
 			     $(TP_OUT)/prog_tests/tests.h $(TP_LIB_DEPS)
+	$(CC) $(TP_CFLAGS) -c $< -o $@
+
+$(TP_OUT)/tse_%.o: $(TP_TSE_DIR)/tse_%.c $(TP_LIB_DEPS)
+	@mkdir -p $(@D)
 	$(CC) -I$(TP_SKEL_DIR) $(TP_CFLAGS) -c $< -o $@
 
 $(TP_BIN): $(TP_OBJS) $(TP_LIBBPF)/libbpf.a

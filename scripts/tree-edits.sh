@@ -13,12 +13,16 @@
 #    so it runs once; TARGETS=net/tc_skip_egress still runs it alone.
 #    Trees edited by an earlier version (a top-level target and an
 #    `override TARGETS +=` block) are put back first.
-# 2. tools/testing/selftests/bpf/config: BPF CI builds its kernels from
+# 2. tools/testing/selftests/bpf/Makefile builds the scenario library
+#    (net/tc_skip_egress/tse_*.c) into test_progs, as it builds
+#    network_helpers.c: TRUNNER_EXTRA_SOURCES, found through vpath, each
+#    object after the skeleton tc_redirect_ifb's programs give.
+# 3. tools/testing/selftests/bpf/config: BPF CI builds its kernels from
 #    bpf/config (plus config.<arch> and config.vm), where ifb, mirred,
 #    u32, prio, htb and tbf are missing; tc_redirect_ifb needs them.
 #    Without them every subtest would SKIP: a green run that tested
 #    nothing.
-# 3. tools/testing/selftests/net/config: the options of the suite's own
+# 4. tools/testing/selftests/net/config: the options of the suite's own
 #    config that net/config lacks (TARGETS=net users build from it).
 set -euo pipefail
 
@@ -78,6 +82,31 @@ list_in_net()
 			print "clean_" d ":"
 			print "\t$(Q)$(MAKE) -C " d " OUTPUT=$(OUTPUT)/" d " clean"
 		}' "$mk" > "$mk.tse" && mv "$mk.tse" "$mk"
+}
+
+# bpf/Makefile: the library's sources join test_progs' extra sources,
+# before its runners are defined (the line that lists its extra files).
+link_in_bpf()
+{
+	local mk=$SELFTESTS/bpf/Makefile anchor
+
+	anchor='TRUNNER_EXTRA_FILES := $(OUTPUT)/urandom_read $(OUTPUT)/bpf_testmod.ko	\'
+	grep -q '^TSE_DIR := ' "$mk" && return 0
+	grep -qxF "$anchor" "$mk" || die "$mk has no line '$anchor'"
+	awk -v anchor="$anchor" -v d="$TARGET" '
+		$0 == anchor && !done {
+			print "# tc_redirect_ifb runs the scenarios of " d ": its library"
+			print "# (tse_*.c) is built here, with this runner'"'"'s skeleton."
+			print "TSE_DIR := ../" d
+			print "TSE_SOURCES := $(notdir $(wildcard $(TSE_DIR)/tse_*.c))"
+			print "vpath tse_%.c $(TSE_DIR)"
+			print "TRUNNER_EXTRA_SOURCES += $(TSE_SOURCES)"
+			print "$(foreach d,$(OUTPUT) $(addprefix $(OUTPUT)/,no_alu32 cpuv4 bpf_gcc), \\"
+			print "\t$(TSE_SOURCES:%.c=$(d)/%.o)): $(OUTPUT)/test_tc_redirect_ifb.skel.h \\"
+			print "\t$(wildcard $(TSE_DIR)/*.h)"
+			done = 1
+		}
+		{ print }' "$mk" > "$mk.tse" && mv "$mk.tse" "$mk"
 }
 
 # Insert CONFIG_X=val into bpf/config, which is kept roughly in
@@ -152,6 +181,7 @@ fi
 
 unregister_target
 list_in_net
+link_in_bpf
 # bpf/config sets its options =y. VETH, VLAN_8021Q and NAMESPACES (so
 # NET_NS) are in every config.<arch> of 6.12 already; BONDING in x86_64's.
 add_options "$SELFTESTS/bpf/config" sorted \

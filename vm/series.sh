@@ -7,11 +7,13 @@
 #
 #   0000-cover-letter.patch   vm/series/cover-letter.txt, with the measured
 #                             matrix of vm/expected-matrix.txt in it
-#   0001-, 0002-              the kernel fix, vm/kernels/fix/*.patch
-#   0003-                     the kselftest target net/tc_skip_egress, with
-#                             the BPF programs it builds and its registration
-#   0004-                     the test_progs test tc_redirect_ifb and the
-#                             bpf/config lines it needs
+#   then the kernel fix       vm/kernels/fix/*.patch, one mail each
+#   then the kselftest target net/tc_skip_egress: the scenario library,
+#                             the BPF programs it builds, its net/Makefile
+#                             lines (vm/series/kselftest.txt)
+#   last the test_progs test  tc_redirect_ifb, the bpf/Makefile lines that
+#                             link the library, the bpf/config lines it
+#                             needs (vm/series/test_progs.txt)
 #
 # The series applies to a clean 6.12.117 tree: the commit "series-base" in
 # build/vm/src. vm-base itself may not be clean (build/vm/src is a copy of
@@ -27,8 +29,9 @@ set -o pipefail
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 SERIES_DIR=$VM_DIR/series
 # Files outside the suite that scripts/tree-edits.sh edits.
-TREE_FILES=(tools/testing/selftests/net/Makefile tools/testing/selftests/bpf/config
-	    tools/testing/selftests/net/config MAINTAINERS)
+TREE_FILES=(tools/testing/selftests/net/Makefile tools/testing/selftests/bpf/Makefile
+	    tools/testing/selftests/bpf/config tools/testing/selftests/net/config
+	    MAINTAINERS)
 TP_FILES=(tools/testing/selftests/bpf/prog_tests/tc_redirect_ifb.c)
 
 # The suite's files as the repo has them now (tracked or new, not ignored),
@@ -123,14 +126,11 @@ maintainers_add()
 		END { if (!done) exit 1 }' "$file" > "$file.tse" && mv "$file.tse" "$file"
 }
 
-# The scenarios, as the expected matrix names them (egress_mirred.ipv4 is
-# egress_mirred), in its order, wrapped for a commit message.
+# The suite's tests (scripts/scenarios.sh), wrapped for a commit message.
 scenario_list()
 {
-	awk '/^#/ || NF == 0 || $1 == "test" { next }
-		{ sub(/\.ipv[46]$/, "", $1) }
-		!seen[$1]++ { print $1 }' "$VM_DIR/expected-matrix.txt" |
-		paste -sd, - | sed 's/,/, /g' | fold -s -w 70 | sed 's/^/  /; s/ *$//'
+	"$VM_ROOT/scripts/scenarios.sh" | paste -sd, - | sed 's/,/, /g' |
+		fold -s -w 70 | sed 's/^/  /; s/ *$//'
 }
 
 # A commit message of vm/series/, its @SCENARIOS@ line replaced by the list.
@@ -159,8 +159,8 @@ commit_suite()
 	commit_message "$SERIES_DIR/kselftest.txt" |
 		git -C "$work" commit -q -s -F - &&
 	maintainers_add "$work" "${TP_FILES[0]}" &&
-	git -C "$work" add -f -- "${tp[@]}" tools/testing/selftests/bpf/config \
-		MAINTAINERS &&
+	git -C "$work" add -f -- "${tp[@]}" tools/testing/selftests/bpf/Makefile \
+		tools/testing/selftests/bpf/config MAINTAINERS &&
 	git -C "$work" commit -q -s -F "$SERIES_DIR/test_progs.txt" &&
 	[ -z "$(git -C "$work" status --porcelain --untracked-files=no)" ]
 }

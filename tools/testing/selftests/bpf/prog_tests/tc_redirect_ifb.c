@@ -9,30 +9,22 @@
  * each of its checks; it holds no scenario logic of its own.
  */
 #include "test_progs.h"
+#include "../../net/tc_skip_egress/tse.h"
 
 /*
- * The scenario library, as one translation unit. It is included rather
- * than linked so that there is one definition of the scenarios for both
- * front ends (this one and the kselftest one, net/tc_skip_egress), and so
- * that it builds under the BPF selftests' own rules, with the skeleton
- * (test_tc_redirect_ifb.skel.h) they generate from
- * progs/test_tc_redirect_ifb.c.
+ * A failed check fails the subtest and is printed with the file and line
+ * of the check in the scenario library, as test_progs prints its own
+ * asserts: "file:line:FAIL:what...".
  */
-#include "../../net/tc_skip_egress/tse_lib.c"
-
-static void assert_check(const struct tse_check *c)
+static void report_check(const struct tse_check *c)
 {
 	char line[512];
-	bool ok;
 
-	if (c->cmp == TSE_GE)
-		ok = ASSERT_GE(c->got, c->want, c->what);
-	else
-		ok = ASSERT_EQ(c->got, c->want, c->what);
-	if (ok)
+	if (tse_check_ok(c))
 		return;
 	tse_format_check(c, line, sizeof(line));
-	printf("%s\n", line);
+	printf("%s:%d:FAIL:%s\n", c->file, c->line, line);
+	test__fail();
 }
 
 static void report(const struct tse_result *res)
@@ -40,7 +32,7 @@ static void report(const struct tse_result *res)
 	int i;
 
 	for (i = 0; i < res->nr_checks; i++)
-		assert_check(&res->checks[i]);
+		report_check(&res->checks[i]);
 	if (res->note[0])
 		printf("%s\n", res->note);
 	if (res->kernel_log[0])

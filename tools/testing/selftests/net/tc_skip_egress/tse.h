@@ -3,7 +3,7 @@
  * tc_skip_egress: does a packet that ifb re-injects on egress skip the
  * device's egress tc hook, as the ingress hook already does?
  *
- * This is the interface between the scenarios (scenarios.c, with the
+ * This is the interface between the scenarios (tse_scenarios.c, with the
  * topology, traffic and oracles they use) and the two front ends that run
  * them: the kselftest harness (tc_skip_egress.c) and test_progs
  * (bpf/prog_tests/tc_redirect_ifb.c). A front end sets a scenario up, runs
@@ -43,6 +43,8 @@ struct tse_check {
 	int total;		/* per-packet checks: packets checked */
 	const char *word;	/* diagnosis when it fails, e.g. "reclassified" */
 	const char *meaning;	/* what a failure means for the kernel */
+	const char *file;	/* where the check was made: the oracle's */
+	int line;		/* file (no folder) and line */
 };
 
 struct tse_result {

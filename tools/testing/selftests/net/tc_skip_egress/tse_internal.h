@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parts of the scenario library share. They are built as one
- * translation unit (tse_lib.c), in this order, each using only the parts
- * before it:
+ * What the parts of the scenario library share: its constants and types.
+ * Each part is a file with a header for what it gives the others, and
+ * uses only the parts above it:
  *
- *   result.c    checks and results, what each diagnosis word means
- *   netlink.c   kernel counters over rtnetlink
- *   topology.c  namespaces, devices, addresses, tc and BPF attachment
- *   traffic.c   the UDP flows, the UDP burst, the TCP stream; the wait
- *   oracles.c   what a correct kernel does, checked against the counters
- *   scenarios.c the scenario table
- *   runner.c    tse_setup(), tse_exercise(), tse_teardown()
+ *   tse_result.c     checks and results, what each diagnosis word means
+ *   tse_netlink.c    kernel counters over rtnetlink
+ *   tse_topology.c   namespaces, devices, addresses, tc and BPF attachment
+ *   tse_traffic.c    the UDP flows, the UDP burst, the TCP stream; the wait
+ *   tse_oracles.c    what a correct kernel does, checked against the counters
+ *   tse_scenarios.c  the scenario table
+ *   tse_runner.c     tse_setup(), tse_exercise(), tse_teardown()
  *
- * Only tse.h's functions are visible outside; everything else is static.
+ * Both front ends link the parts as objects (this folder's Makefile into
+ * libtse.a; bpf/Makefile into test_progs). What the parts give each other
+ * is hidden (tse_*.h): only tse.h's interface is visible outside them.
  */
 #ifndef __TSE_INTERNAL_H
 #define __TSE_INTERNAL_H

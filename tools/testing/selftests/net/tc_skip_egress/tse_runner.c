@@ -12,7 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tse_internal.h"
+#include "tse_result.h"
+#include "tse_topology.h"
+#include "tse_traffic.h"
+#include "tse_oracles.h"
+#include "tse_scenarios.h"
 
 const char *tse_family_name(int family)
 {

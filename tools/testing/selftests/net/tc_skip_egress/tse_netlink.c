@@ -3,7 +3,7 @@
  * Kernel counters over rtnetlink, for every device of the scenario: the
  * link's rx/tx/dropped counters, the packets its clsact qdisc counted, its
  * root qdisc's overlimits and the packets each class of the root qdisc
- * sent. The links are kept silent (topology.c), so
+ * sent. The links are kept silent (tse_topology.c), so
  * these move only with the test's packets.
  */
 #ifndef _GNU_SOURCE
@@ -17,7 +17,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
-#include "tse_internal.h"
+#include "tse_netlink.h"
 
 struct nl_req {
 	struct nlmsghdr nh;
@@ -151,7 +151,7 @@ static int nl_query(int fd, int type, int flags, int ifindex,
 }
 
 /* The counters of device @ifindex, through the rtnetlink socket @fd of its netns. */
-static int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds)
+int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds)
 {
 	memset(ds, 0, sizeof(*ds));
 	if (nl_query(fd, RTM_GETLINK, 0, ifindex, ds) ||

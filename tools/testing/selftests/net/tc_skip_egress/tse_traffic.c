@@ -32,7 +32,10 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 
-#include "tse_internal.h"
+#include "tse_result.h"
+#include "tse_netlink.h"
+#include "tse_topology.h"
+#include "tse_traffic.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT	103
@@ -155,7 +158,7 @@ static void tap_drain(struct tse_test *t)
 	}
 }
 
-static int tse_traffic_open(struct tse_test *t)
+int tse_traffic_open(struct tse_test *t)
 {
 	int flow, type = SOCK_DGRAM, port = TSE_PORT;
 
@@ -182,7 +185,7 @@ static int tse_traffic_open(struct tse_test *t)
 	return 0;
 }
 
-static void tse_traffic_close(struct tse_test *t)
+void tse_traffic_close(struct tse_test *t)
 {
 	int flow;
 
@@ -205,7 +208,7 @@ static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 	for (dev = 0; dev < TSE_DEVS; dev++) {
 		if (!t->ifindex[dev])
 			continue;
-		if (tse_devstats_read(t->nl[dev_ns(t, dev)], t->ifindex[dev], &ds[dev]))
+		if (tse_devstats_read(t->nl[tse_dev_ns(t, dev)], t->ifindex[dev], &ds[dev]))
 			return tse_setup_error(t, "read counters of %s over rtnetlink",
 					       tse_dev(t, dev));
 	}
@@ -491,7 +494,7 @@ static int run_stream(struct tse_test *t)
  * so a packet a kernel counter saw while the traffic ran, the BPF
  * counter on its hook saw too.
  */
-static int tse_traffic_run(struct tse_test *t)
+int tse_traffic_run(struct tse_test *t)
 {
 	memcpy(t->other_before, t->skel->bss->counters.other, sizeof(t->other_before));
 	memcpy(t->fence_before, t->skel->bss->counters.fence, sizeof(t->fence_before));

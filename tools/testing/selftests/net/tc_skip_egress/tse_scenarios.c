@@ -2,9 +2,9 @@
 /*
  * Scenarios: for each test, its network, its traffic, which hooks redirect
  * to ifb and which count, and what a correct kernel does with every test
- * packet. The topology, traffic and oracles they use are in topology.c,
- * traffic.c and oracles.c; the table at the end is the one list of tests
- * that both front ends run, each for IPv4 and IPv6.
+ * packet. The topology, traffic and oracles they use are in
+ * tse_topology.c, tse_traffic.c and tse_oracles.c; the table at the end is
+ * the one list of tests that both front ends run, each for IPv4 and IPv6.
  *
  * A correct kernel classifies a packet once per hook, even when ifb
  * re-injects it: ifb marks it tc_skip_classify, and the hook it returns to
@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tse_internal.h"
+#include "tse_topology.h"
+#include "tse_oracles.h"
+#include "tse_scenarios.h"
 
 #define UDP	17
 #define TCP	6
@@ -210,7 +212,7 @@ static int root_mirror_filter(struct tse_test *t, const char *then)
 {
 	char match[160];
 
-	u32_match(t, UDP, TSE_PORT, match, sizeof(match));
+	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
 	return tse_tc(t, TSE_NS_SENDER,
 		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s\n",
 		      tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC), then);
@@ -281,7 +283,7 @@ static int add_no_match_filters(struct tse_test *t)
 	snprintf(redirect, sizeof(redirect), "action mirred egress redirect dev %s",
 		 tse_dev(t, TSE_IFB));
 	for (prio = 2; prio <= 98; prio++) {
-		u32_match(t, UDP, 5000 + prio, match, sizeof(match));
+		tse_u32_match(t, UDP, 5000 + prio, match, sizeof(match));
 		len += snprintf(cmds + len, sizeof(cmds) - len,
 				"filter add dev %s egress prio %d %s %s\n",
 				tse_dev(t, TSE_VA), prio, match, redirect);
@@ -517,7 +519,7 @@ const char *tse_scenario_name(int i)
 	return tse_table[i].name;
 }
 
-static const struct tse_scenario *tse_find(const char *name)
+const struct tse_scenario *tse_find(const char *name)
 {
 	unsigned int i;
 

@@ -40,10 +40,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/netlink.h>
+#include <linux/pkt_sched.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "tse_internal.h"
+#include "tse_result.h"
+#include "tse_topology.h"
 
 struct tse_devdef {
 	const char *name;
@@ -106,14 +108,14 @@ static const struct tse_upperdef *upperdef(struct tse_test *t)
 	return t->s->shape.upper ? &uppers[t->s->shape.upper] : NULL;
 }
 
-static const char *tse_dev(struct tse_test *t, enum tse_dev dev)
+const char *tse_dev(struct tse_test *t, enum tse_dev dev)
 {
 	if ((dev == TSE_UP_A || dev == TSE_UP_B) && upperdef(t))
 		return upperdef(t)->name[dev == TSE_UP_B];
 	return devdef(t, dev)->name;
 }
 
-static enum tse_ns dev_ns(struct tse_test *t, enum tse_dev dev)
+enum tse_ns tse_dev_ns(struct tse_test *t, enum tse_dev dev)
 {
 	if (dev == TSE_IFB || dev == TSE_IFB_IN)
 		return t->s->shape.ifb_ns;
@@ -138,7 +140,7 @@ static const char *link_mac(struct tse_test *t, enum tse_dev dev)
 	return devdef(t, dev)->mac;
 }
 
-static const char *tse_addr(struct tse_test *t, enum tse_dev dev)
+const char *tse_addr(struct tse_test *t, enum tse_dev dev)
 {
 	const struct tse_devdef *d = devdef(t, dev);
 
@@ -150,12 +152,12 @@ static const char *prefix_len(struct tse_test *t)
 	return t->family == TSE_V6 ? "64" : "24";
 }
 
-static int tse_enter(struct tse_test *t, enum tse_ns ns)
+int tse_enter(struct tse_test *t, enum tse_ns ns)
 {
 	return setns(t->ns[ns], CLONE_NEWNET);
 }
 
-static void tse_leave(struct tse_test *t)
+void tse_leave(struct tse_test *t)
 {
 	if (setns(t->self_ns, CLONE_NEWNET))
 		abort();	/* every later step would run in the wrong netns */
@@ -173,7 +175,7 @@ static int tse_netns_new(struct tse_test *t)
 	return fd;
 }
 
-static void chomp(char *s)
+void tse_chomp(char *s)
 {
 	char *nl = strchr(s, '\n');
 
@@ -313,8 +315,8 @@ static int tse_flush(struct tse_test *t)
 }
 
 /* tc commands, one a line, in one of the test's namespaces, now. */
-static __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
-				 const char *fmt, ...)
+__printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
+			  const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -326,7 +328,7 @@ static __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 }
 
 /* A batch too long for a format string, e.g. a hundred filters. */
-static int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds)
+int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds)
 {
 	char err[512];
 
@@ -577,8 +579,8 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 	char peer[128];
 
 	snprintf(peer, sizeof(peer), "peer name %s address %s netns /proc/%d/fd/%d",
-		 tse_dev(t, b), devdef(t, b)->mac, getpid(), t->ns[dev_ns(t, b)]);
-	return tse_queue(t, dev_ns(t, a), TSE_IP,
+		 tse_dev(t, b), devdef(t, b)->mac, getpid(), t->ns[tse_dev_ns(t, b)]);
+	return tse_queue(t, tse_dev_ns(t, a), TSE_IP,
 			 "link add name %s%s address %s type veth %s\n",
 			 tse_dev(t, a), burst ? " gso_max_segs 1" : "",
 			 devdef(t, a)->mac, peer);
@@ -596,8 +598,8 @@ static int link_up(struct tse_test *t, enum tse_dev dev)
 {
 	const char *name = tse_dev(t, dev);
 
-	return tse_queue(t, dev_ns(t, dev), TSE_IP, "link set %s " TSE_SILENT "\n", name) ?:
-	       tse_queue(t, dev_ns(t, dev), TSE_TC, "qdisc add dev %s clsact\n", name);
+	return tse_queue(t, tse_dev_ns(t, dev), TSE_IP, "link set %s " TSE_SILENT "\n", name) ?:
+	       tse_queue(t, tse_dev_ns(t, dev), TSE_TC, "qdisc add dev %s clsact\n", name);
 }
 
 /*
@@ -614,13 +616,14 @@ static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 	if (mac)
 		snprintf(address, sizeof(address), " address %s", mac);
 	if (def->master)
-		ret = tse_queue(t, dev_ns(t, up), TSE_IP,
+		ret = tse_queue(t, tse_dev_ns(t, up), TSE_IP,
 				"link add name %s%s type %s\n"
 				"link set %s down\nlink set %s master %s\nlink set %s up\n",
 				tse_dev(t, up), address, def->type, tse_dev(t, lower),
 				tse_dev(t, lower), tse_dev(t, up), tse_dev(t, lower));
 	else
-		ret = tse_queue(t, dev_ns(t, up), TSE_IP, "link add link %s name %s%s type %s\n",
+		ret = tse_queue(t, tse_dev_ns(t, up), TSE_IP,
+				"link add link %s name %s%s type %s\n",
 				tse_dev(t, lower), tse_dev(t, up), address, def->type);
 	return ret ?: link_up(t, up);
 }
@@ -630,7 +633,7 @@ static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 {
 	enum tse_dev on = addressed(t, dev);
 
-	return tse_queue(t, dev_ns(t, dev), TSE_IP,
+	return tse_queue(t, tse_dev_ns(t, dev), TSE_IP,
 		      "address add %s/%s dev %s%s\n"
 		      "neigh replace %s lladdr %s dev %s nud permanent\n",
 		      tse_addr(t, dev), prefix_len(t), tse_dev(t, on),
@@ -642,7 +645,7 @@ static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 			 enum tse_dev far)
 {
-	return tse_queue(t, dev_ns(t, end), TSE_IP, "route add %s via %s\n",
+	return tse_queue(t, tse_dev_ns(t, end), TSE_IP, "route add %s via %s\n",
 		      tse_addr(t, far), tse_addr(t, gw));
 }
 
@@ -698,10 +701,10 @@ static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 {
 	const char *name = tse_dev(t, ifb);
 
-	return tse_queue(t, dev_ns(t, ifb), TSE_IP,
+	return tse_queue(t, tse_dev_ns(t, ifb), TSE_IP,
 		      "link add name %s txqueuelen 1000 type ifb\n"
 		      "link set %s " TSE_SILENT "\n", name, name) ?:
-	       tse_queue(t, dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name);
+	       tse_queue(t, tse_dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name);
 }
 
 static int lookup_ifindexes(struct tse_test *t)
@@ -716,7 +719,7 @@ static int lookup_ifindexes(struct tse_test *t)
 		t->nl[ns] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 				   NETLINK_ROUTE);
 		for (dev = 0; dev < TSE_DEVS; dev++)
-			if (dev_ns(t, dev) == ns && tse_dev(t, dev))
+			if (tse_dev_ns(t, dev) == ns && tse_dev(t, dev))
 				t->ifindex[dev] = if_nametoindex(tse_dev(t, dev));
 		tse_leave(t);
 		if (t->nl[ns] < 0)
@@ -735,7 +738,7 @@ static int tse_attach_cls_bpf(struct tse_test *t, enum tse_dev dev,
 		    .prog_fd = bpf_program__fd(prog));
 	int err;
 
-	if (tse_enter(t, dev_ns(t, dev)))
+	if (tse_enter(t, tse_dev_ns(t, dev)))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
 	err = bpf_tc_attach(&hook, &opts);
 	tse_leave(t);
@@ -747,8 +750,8 @@ static int tse_attach_cls_bpf(struct tse_test *t, enum tse_dev dev,
 }
 
 /* A BPF classifier on @dev's clsact egress or ingress. */
-static int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
-			struct bpf_program *prog, int prio)
+int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
+		 struct bpf_program *prog, int prio)
 {
 	return tse_attach_cls_bpf(t, dev, egress ? BPF_TC_EGRESS : BPF_TC_INGRESS,
 				  0, prog, prio);
@@ -758,14 +761,14 @@ static int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
  * A root qdisc, handle 1:, with classes 1:1 to 1:3 and 1:2 the default:
  * prio's bands (1:2 is the band of priority 0), or htb's classes.
  */
-static int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
+int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
 {
 	const char *name = tse_dev(t, dev);
 
 	if (strcmp(t->root_qdisc, "htb"))
-		return tse_tc(t, dev_ns(t, dev), "qdisc add dev %s root handle 1: %s\n",
+		return tse_tc(t, tse_dev_ns(t, dev), "qdisc add dev %s root handle 1: %s\n",
 			      name, t->root_qdisc);
-	return tse_tc(t, dev_ns(t, dev),
+	return tse_tc(t, tse_dev_ns(t, dev),
 		      "qdisc add dev %s root handle 1: htb default %d\n"
 		      "class add dev %s parent 1: classid 1:1 htb rate 10gbit\n"
 		      "class add dev %s parent 1: classid 1:2 htb rate 10gbit\n"
@@ -773,19 +776,19 @@ static int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
 		      name, TSE_DEFAULT_CLASS, name, name, name);
 }
 
-static int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
-			     struct bpf_program *prog)
+int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
+		      struct bpf_program *prog)
 {
 	return tse_attach_cls_bpf(t, dev, BPF_TC_CUSTOM, TC_H_MAKE(1 << 16, 0),
 				  prog, 1);
 }
 
-static int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
-			  struct bpf_program *prog)
+int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
+		   struct bpf_program *prog)
 {
 	int err = 0;
 
-	if (tse_enter(t, dev_ns(t, dev)))
+	if (tse_enter(t, tse_dev_ns(t, dev)))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
 	t->tcx_link = bpf_program__attach_tcx(prog, t->ifindex[dev], NULL);
 	if (!t->tcx_link)
@@ -798,7 +801,7 @@ static int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 }
 
 /* The u32 match for @port of @l4 (17 UDP, 6 TCP) in the test's IP version. */
-static int u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
+int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 {
 	const char *ip = t->family == TSE_V6 ? "ip6" : "ip";
 
@@ -808,14 +811,14 @@ static int u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 }
 
 /* A u32 filter at @parent of @dev that sends one flow, and only it, to ifb. */
-static int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
-			     const char *parent, int prio, int l4, int port,
-			     enum tse_dev ifb)
+int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
+		      const char *parent, int prio, int l4, int port,
+		      enum tse_dev ifb)
 {
 	char match[160];
 
-	u32_match(t, l4, port, match, sizeof(match));
-	return tse_tc(t, dev_ns(t, dev),
+	tse_u32_match(t, l4, port, match, sizeof(match));
+	return tse_tc(t, tse_dev_ns(t, dev),
 		      "filter add dev %s %s prio %d %s action mirred egress redirect dev %s\n",
 		      tse_dev(t, dev), parent, prio, match, tse_dev(t, ifb));
 }
@@ -852,7 +855,7 @@ static int create_devices(struct tse_test *t)
 }
 
 /* Build the scenario's network; its own hooks are the scenario's to add. */
-static int tse_topology_create(struct tse_test *t)
+int tse_topology_create(struct tse_test *t)
 {
 	t->self_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (t->self_ns < 0)
@@ -865,7 +868,7 @@ static int tse_topology_create(struct tse_test *t)
 	return attach_ifb_gates(t) ?: watch_router_input(t);
 }
 
-static void tse_topology_destroy(struct tse_test *t)
+void tse_topology_destroy(struct tse_test *t)
 {
 	int ns;
 

@@ -11,74 +11,68 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tse_internal.h"
+#include "tse_result.h"
 
-/* A diagnosis word and what it tells about the kernel. */
-struct tse_meaning {
-	const char *word;
-	const char *meaning;
-};
-
-static const struct tse_meaning tse_reclassified = {
+const struct tse_meaning tse_reclassified = {
 	"reclassified", "packets re-injected by ifb are classified again"
 };
 
-static const struct tse_meaning tse_skipped = {
+const struct tse_meaning tse_skipped = {
 	"skipped",
 	"the hook let packets pass unclassified: a skip meant for re-injected packets reached them"
 };
 
-static const struct tse_meaning tse_looped = {
+const struct tse_meaning tse_looped = {
 	"looped", "re-injected packets are redirected to ifb again, without end"
 };
 
-static const struct tse_meaning tse_not_redirected = {
+const struct tse_meaning tse_not_redirected = {
 	"not-redirected", "packets that should pass through ifb did not"
 };
 
-static const struct tse_meaning tse_misredirected = {
+const struct tse_meaning tse_misredirected = {
 	"misredirected", "packets no filter redirects went through ifb"
 };
 
-static const struct tse_meaning tse_duplicated = {
+const struct tse_meaning tse_duplicated = {
 	"duplicated", "the receiver got packets more than once"
 };
 
-static const struct tse_meaning tse_not_delivered = {
+const struct tse_meaning tse_not_delivered = {
 	"not-delivered", "packets were lost on the way to the receiver"
 };
 
 /* ifb drops what has skb_iif 0, no redirected bit, or an skb_iif naming no device. */
-static const struct tse_meaning tse_dropped_by_ifb = {
+const struct tse_meaning tse_dropped_by_ifb = {
 	"dropped-by-ifb",
 	"ifb dropped redirected packets whose skb_iif was set: either the redirect did not set the redirected bit (bpf_redirect() does not on 6.1), or skb_iif names no device in ifb's namespace"
 };
 
-static const struct tse_meaning tse_dropped_by_ifb_iif0 = {
+const struct tse_meaning tse_dropped_by_ifb_iif0 = {
 	"dropped-by-ifb",
 	"ifb dropped redirected packets that arrived with skb_iif 0 (seen by BPF on ifb): the redirect did not set skb_iif (bpf_redirect() does not without the bpf patch of this series), so ifb has no device to return them to"
 };
 
-static const struct tse_meaning tse_wrong_device = {
+const struct tse_meaning tse_wrong_device = {
 	"wrong-device",
 	"ifb sent forwarded packets out of the router's input device: the redirect left skb_iif naming the device the packet arrived on, not the one it was leaving"
 };
 
-static const struct tse_meaning tse_actions_skipped = {
+const struct tse_meaning tse_actions_skipped = {
 	"actions-skipped",
 	"the root qdisc's actions did not run for packets ifb re-injected: a skip meant for the egress hook reached them"
 };
 
-static const struct tse_meaning tse_actions_repeated = {
+const struct tse_meaning tse_actions_repeated = {
 	"actions-repeated", "the root qdisc's actions ran more than once for a packet"
 };
 
-static const struct tse_meaning tse_misclassified = {
+const struct tse_meaning tse_misclassified = {
 	"misclassified",
 	"packets ifb re-injected did not reach the root qdisc class their filter chose"
 };
 
-static const struct tse_meaning tse_kernel_warning = {
+const struct tse_meaning tse_kernel_warning = {
 	"kernel-warning", "the kernel logged a warning while the test ran"
 };
 
@@ -95,7 +89,7 @@ static int set_reason(struct tse_result *res, enum tse_status status,
 	return -1;
 }
 
-static __printf(2, 3) int tse_skip(struct tse_test *t, const char *fmt, ...)
+__printf(2, 3) int tse_skip(struct tse_test *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -105,8 +99,8 @@ static __printf(2, 3) int tse_skip(struct tse_test *t, const char *fmt, ...)
 	return -1;
 }
 
-static __printf(2, 3) int tse_setup_error(struct tse_test *t,
-					  const char *fmt, ...)
+__printf(2, 3) int tse_setup_error(struct tse_test *t,
+				   const char *fmt, ...)
 {
 	va_list ap;
 
@@ -117,7 +111,7 @@ static __printf(2, 3) int tse_setup_error(struct tse_test *t,
 }
 
 /* Facts about the run that are no check, e.g. which root qdisc was used. */
-static __printf(2, 3) void tse_note(struct tse_test *t, const char *fmt, ...)
+__printf(2, 3) void tse_note(struct tse_test *t, const char *fmt, ...)
 {
 	size_t used = strlen(t->res->note);
 	char *buf = t->res->note + used;
@@ -155,8 +149,10 @@ void tse_format_check(const struct tse_check *c, char *buf, int len)
 			 c->what, c->got, op, c->want, c->meaning);
 }
 
-static struct tse_check *new_check(struct tse_test *t, const char *what)
+static struct tse_check *new_check(struct tse_test *t, const char *file,
+				   int line, const char *what)
 {
+	const char *base = strrchr(file, '/');
 	struct tse_result *res = t->res;
 	struct tse_check *c;
 
@@ -168,6 +164,8 @@ static struct tse_check *new_check(struct tse_test *t, const char *what)
 	c = &res->checks[res->nr_checks++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->what, sizeof(c->what), "%s", what);
+	c->file = base ? base + 1 : file;
+	c->line = line;
 	return c;
 }
 
@@ -189,11 +187,12 @@ static void record(struct tse_test *t, struct tse_check *c)
 	t->res->diagnosis = c->word;
 }
 
-static void tse_expect(struct tse_test *t, const char *what, long long got,
-		       long long want, const struct tse_meaning *more,
-		       const struct tse_meaning *less)
+void __tse_expect(const char *file, int line, struct tse_test *t,
+		  const char *what, long long got, long long want,
+		  const struct tse_meaning *more,
+		  const struct tse_meaning *less)
 {
-	struct tse_check *c = new_check(t, what);
+	struct tse_check *c = new_check(t, file, line, what);
 
 	if (!c)
 		return;
@@ -203,11 +202,11 @@ static void tse_expect(struct tse_test *t, const char *what, long long got,
 	record(t, c);
 }
 
-static void tse_expect_at_least(struct tse_test *t, const char *what,
-				long long got, long long want,
-				const struct tse_meaning *less)
+void __tse_expect_at_least(const char *file, int line, struct tse_test *t,
+			   const char *what, long long got, long long want,
+			   const struct tse_meaning *less)
 {
-	struct tse_check *c = new_check(t, what);
+	struct tse_check *c = new_check(t, file, line, what);
 
 	if (!c)
 		return;
@@ -219,12 +218,12 @@ static void tse_expect_at_least(struct tse_test *t, const char *what,
 }
 
 /* Every one of the scenario's packets must have been counted @want times. */
-static void tse_expect_each(struct tse_test *t, const char *what,
-			    const unsigned int *row, unsigned int want,
-			    const struct tse_meaning *more,
-			    const struct tse_meaning *less)
+void __tse_expect_each(const char *file, int line, struct tse_test *t,
+		       const char *what, const unsigned int *row,
+		       unsigned int want, const struct tse_meaning *more,
+		       const struct tse_meaning *less)
 {
-	struct tse_check *c = new_check(t, what);
+	struct tse_check *c = new_check(t, file, line, what);
 	int seq;
 
 	if (!c)

@@ -6,8 +6,8 @@
  * - BPF counters (test_tc_redirect_ifb.c): how often each hook ran for each
  *   packet, how often it entered each ifb, whether the loop breaker stopped
  *   it, how many packets ifb held at once.
- * - Kernel counters over rtnetlink (netlink.c): clsact qdisc packets, ifb's
- *   rx and drops, veth rx/tx, the root qdisc's overlimits.
+ * - Kernel counters over rtnetlink (tse_netlink.c): clsact qdisc packets,
+ *   ifb's rx and drops, veth rx/tx, the root qdisc's overlimits.
  * - The receiver: which datagrams arrived and how often; the TCP stream's
  *   bytes, their order, and the sender's retransmissions.
  */
@@ -20,7 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tse_internal.h"
+#include "tse_result.h"
+#include "tse_topology.h"
+#include "tse_oracles.h"
 
 static struct tse_counters *bpf_counters(struct tse_test *t)
 {
@@ -64,12 +66,12 @@ static long long background(struct tse_test *t, enum tse_hook hook)
 }
 
 /*
- * The links are silent (topology.c): during the traffic, the hooks see
+ * The links are silent (tse_topology.c): during the traffic, the hooks see
  * test packets and fences only. Anything else (an MLD report, say) would
  * count as a test packet on the link counters, whose checks would then
  * blame the kernel: name the test's own fault first.
  */
-static void tse_expect_quiet(struct tse_test *t)
+void tse_expect_quiet(struct tse_test *t)
 {
 	static const struct tse_meaning noisy = {
 		"noisy",
@@ -87,9 +89,9 @@ static void tse_expect_quiet(struct tse_test *t)
 }
 
 /* @hook ran @want times for each packet of @flow. */
-static void tse_expect_hook(struct tse_test *t, const char *what,
-			    enum tse_hook hook, enum tse_flow flow,
-			    unsigned int want)
+void tse_expect_hook(struct tse_test *t, const char *what,
+		     enum tse_hook hook, enum tse_flow flow,
+		     unsigned int want)
 {
 	tse_expect_each(t, what, bpf_row(t, hook, flow), want,
 			&tse_reclassified, &tse_skipped);
@@ -123,7 +125,7 @@ static void expect_ifb_kept(struct tse_test *t, enum tse_dev ifb)
 	tse_expect(t, what, (long long)moved(t, ifb).dropped, 0, why, why);
 }
 
-static void tse_expect_ifb_kept(struct tse_test *t)
+void tse_expect_ifb_kept(struct tse_test *t)
 {
 	expect_ifb_kept(t, TSE_IFB);
 	if (t->ifindex[TSE_IFB_IN])
@@ -131,7 +133,7 @@ static void tse_expect_ifb_kept(struct tse_test *t)
 }
 
 /* Each redirected packet enters @ifb once: BPF on ifb and ifb's rx agree. */
-static void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
+void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
 {
 	enum tse_hook gate = ifb == TSE_IFB_IN ? TSE_HOOK_IFB_IN : TSE_HOOK_IFB;
 	char what[96];
@@ -150,7 +152,7 @@ static void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
  * First, the outcomes that end a redirected packet's way: a loop, or a
  * drop in ifb. They explain every count after them, so they come first.
  */
-static void tse_expect_redirected(struct tse_test *t)
+void tse_expect_redirected(struct tse_test *t)
 {
 	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
 	tse_expect_ifb_kept(t);
@@ -161,8 +163,8 @@ static void tse_expect_redirected(struct tse_test *t)
  * Minus the background packets that the BPF counter on @hook saw, that is
  * the number of times the hook ran for test packets.
  */
-static void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
-			      enum tse_hook hook)
+void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
+		       enum tse_hook hook)
 {
 	int flows = t->sends[TSE_FLOW_REDIRECTED] + t->sends[TSE_FLOW_UNRELATED];
 	char what[96];
@@ -174,7 +176,7 @@ static void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 }
 
 /* Each datagram reached the receiver's socket once. */
-static void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
+void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "copies the receiver got per packet",
 			t->delivered[flow], 1, &tse_duplicated,
@@ -189,14 +191,14 @@ static void expect_link(struct tse_test *t, const char *what, long long moved,
 		   &tse_duplicated, &tse_not_delivered);
 }
 
-static void tse_expect_peer_rx(struct tse_test *t, unsigned int flows)
+void tse_expect_peer_rx(struct tse_test *t, unsigned int flows)
 {
 	expect_link(t, "packets vb received (veth rx_packets)",
 		    (long long)moved(t, TSE_VB).rx, flows);
 }
 
 /* A forwarded packet leaves the router once, by its output device. */
-static void tse_expect_forwarded_once(struct tse_test *t)
+void tse_expect_forwarded_once(struct tse_test *t)
 {
 	tse_expect(t, "packets the router sent back out of its input device ra (tx_packets)",
 		   (long long)moved(t, TSE_RA).tx, 0, &tse_wrong_device, &tse_wrong_device);
@@ -209,7 +211,7 @@ static void tse_expect_forwarded_once(struct tse_test *t)
  * once. Judged after the hooks: a hook that skipped a packet it should
  * have redirected explains why the packet missed ifb, not the reverse.
  */
-static void tse_expect_delivery(struct tse_test *t)
+void tse_expect_delivery(struct tse_test *t)
 {
 	tse_expect_ifb_once(t, TSE_IFB);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
@@ -217,7 +219,7 @@ static void tse_expect_delivery(struct tse_test *t)
 }
 
 /* Packets no filter redirects must not enter ifb. */
-static void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
+void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "entries into ifb per unrelated packet",
 			bpf_row(t, TSE_HOOK_IFB, flow), 0, &tse_misredirected,
@@ -229,14 +231,14 @@ static void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
  * once per packet, its action (a mirror to the monitor link vc) made one
  * copy per packet, and the packets went to the class the filter chose.
  */
-static void tse_expect_root_qdisc_once(struct tse_test *t)
+void tse_expect_root_qdisc_once(struct tse_test *t)
 {
 	tse_expect_each(t, "root qdisc filter runs per packet (BPF, first filter)",
 			bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED), 1,
 			&tse_reclassified, &tse_skipped);
 }
 
-static void tse_expect_root_actions(struct tse_test *t)
+void tse_expect_root_actions(struct tse_test *t)
 {
 	tse_expect_each(t, "copies the root qdisc's mirror action made per packet (BPF on vd)",
 			bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 1,
@@ -246,7 +248,7 @@ static void tse_expect_root_actions(struct tse_test *t)
 		   &tse_actions_repeated, &tse_actions_skipped);
 }
 
-static void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
+void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
 {
 	char what[112];
 
@@ -290,7 +292,7 @@ static int field_differs(struct tse_test *t, const struct tse_fields *f,
 	return 0;
 }
 
-static void tse_expect_peer_fields(struct tse_test *t)
+void tse_expect_peer_fields(struct tse_test *t)
 {
 	static const struct tse_meaning changed = {
 		"fields-changed",
@@ -318,7 +320,7 @@ static void tse_expect_peer_fields(struct tse_test *t)
  * it, on va's way out: it entered ifb once, the hook classified it once,
  * and every segment reached vb once.
  */
-static void tse_expect_gso_once(struct tse_test *t)
+void tse_expect_gso_once(struct tse_test *t)
 {
 	const unsigned int *gate = bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED);
 	const unsigned int *head = bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED);
@@ -334,7 +336,7 @@ static void tse_expect_gso_once(struct tse_test *t)
 }
 
 /* A packet socket on va saw each packet leave once, as on stock. */
-static void tse_expect_tapped_once(struct tse_test *t)
+void tse_expect_tapped_once(struct tse_test *t)
 {
 	static const struct tse_meaning tapped_again = {
 		"tapped-again",
@@ -349,7 +351,7 @@ static void tse_expect_tapped_once(struct tse_test *t)
 }
 
 /* The burst reached ifb together: ifb handled more than one at once. */
-static void tse_expect_batched(struct tse_test *t)
+void tse_expect_batched(struct tse_test *t)
 {
 	static const struct tse_meaning not_batched = {
 		"not-batched",
@@ -363,7 +365,7 @@ static void tse_expect_batched(struct tse_test *t)
 }
 
 /* The shaper on ifb really held packets back: ifb re-injected them later. */
-static void tse_expect_shaped(struct tse_test *t)
+void tse_expect_shaped(struct tse_test *t)
 {
 	static const struct tse_meaning not_shaped = {
 		"not-shaped", "the tbf on ifb never held a packet back: nothing was queued"
@@ -374,7 +376,7 @@ static void tse_expect_shaped(struct tse_test *t)
 }
 
 /* The TCP stream: intact, in order, each skb classified once, no loop. */
-static void tse_expect_stream(struct tse_test *t)
+void tse_expect_stream(struct tse_test *t)
 {
 	static const struct tse_meaning corrupted = {
 		"corrupted", "the stream arrived out of order or damaged"
@@ -415,7 +417,7 @@ static void tse_expect_stream(struct tse_test *t)
 }
 
 /* The kernel log, from the start of the test: warnings are a failure. */
-static void tse_kernel_log_start(struct tse_test *t)
+void tse_kernel_log_start(struct tse_test *t)
 {
 	t->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (t->kmsg >= 0)
@@ -436,7 +438,7 @@ static bool is_warning(const char *line)
 	return false;
 }
 
-static void tse_kernel_log_check(struct tse_test *t)
+void tse_kernel_log_check(struct tse_test *t)
 {
 	char rec[1024];
 	int n, warnings = 0;
@@ -447,7 +449,7 @@ static void tse_kernel_log_check(struct tse_test *t)
 		if (n <= 0)
 			continue;	/* EPIPE: records overwritten, go on */
 		rec[n] = '\0';
-		chomp(rec);
+		tse_chomp(rec);
 		if (!is_warning(rec))
 			continue;
 		if (!warnings++)

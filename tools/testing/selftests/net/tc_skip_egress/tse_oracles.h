@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Oracles: what a correct kernel does with each test packet, checked
+ * against the counters (tse_oracles.c).
+ */
+#ifndef __TSE_ORACLES_H
+#define __TSE_ORACLES_H
+
+#include "tse_internal.h"
+
+/* For the library's other parts only: hidden from the front ends. */
+#pragma GCC visibility push(hidden)
+
+void tse_expect_quiet(struct tse_test *t);
+void tse_expect_hook(struct tse_test *t, const char *what,
+		     enum tse_hook hook, enum tse_flow flow,
+		     unsigned int want);
+void tse_expect_ifb_kept(struct tse_test *t);
+void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb);
+void tse_expect_redirected(struct tse_test *t);
+void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
+		       enum tse_hook hook);
+void tse_expect_delivered(struct tse_test *t, enum tse_flow flow);
+void tse_expect_peer_rx(struct tse_test *t, unsigned int flows);
+void tse_expect_forwarded_once(struct tse_test *t);
+void tse_expect_delivery(struct tse_test *t);
+void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow);
+void tse_expect_root_qdisc_once(struct tse_test *t);
+void tse_expect_root_actions(struct tse_test *t);
+void tse_expect_root_class(struct tse_test *t, enum tse_dev dev);
+void tse_expect_peer_fields(struct tse_test *t);
+void tse_expect_gso_once(struct tse_test *t);
+void tse_expect_tapped_once(struct tse_test *t);
+void tse_expect_batched(struct tse_test *t);
+void tse_expect_shaped(struct tse_test *t);
+void tse_expect_stream(struct tse_test *t);
+void tse_kernel_log_start(struct tse_test *t);
+void tse_kernel_log_check(struct tse_test *t);
+
+#pragma GCC visibility pop
+
+#endif /* __TSE_ORACLES_H */

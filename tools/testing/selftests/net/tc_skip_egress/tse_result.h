@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Results: the checks and their diagnosis words (tse_result.c). A check
+ * records the file and line that made it, so that a failure points there.
+ */
+#ifndef __TSE_RESULT_H
+#define __TSE_RESULT_H
+
+#include "tse_internal.h"
+
+/* For the library's other parts only: hidden from the front ends. */
+#pragma GCC visibility push(hidden)
+
+/* A diagnosis word and what it tells about the kernel. */
+struct tse_meaning {
+	const char *word;
+	const char *meaning;
+};
+
+extern const struct tse_meaning tse_reclassified, tse_skipped, tse_looped,
+	tse_not_redirected, tse_misredirected, tse_duplicated,
+	tse_not_delivered, tse_dropped_by_ifb, tse_dropped_by_ifb_iif0,
+	tse_wrong_device, tse_actions_skipped, tse_actions_repeated,
+	tse_misclassified, tse_kernel_warning;
+
+__printf(2, 3) int tse_skip(struct tse_test *t, const char *fmt, ...);
+__printf(2, 3) int tse_setup_error(struct tse_test *t,
+				   const char *fmt, ...);
+__printf(2, 3) void tse_note(struct tse_test *t, const char *fmt, ...);
+void __tse_expect(const char *file, int line, struct tse_test *t,
+		  const char *what, long long got, long long want,
+		  const struct tse_meaning *more,
+		  const struct tse_meaning *less);
+void __tse_expect_at_least(const char *file, int line, struct tse_test *t,
+			   const char *what, long long got, long long want,
+			   const struct tse_meaning *less);
+void __tse_expect_each(const char *file, int line, struct tse_test *t,
+		       const char *what, const unsigned int *row,
+		       unsigned int want, const struct tse_meaning *more,
+		       const struct tse_meaning *less);
+
+/* The checks, each recorded with the file and line of its call. */
+#define tse_expect(t, ...)	__tse_expect(__FILE__, __LINE__, t, __VA_ARGS__)
+#define tse_expect_at_least(t, ...) \
+	__tse_expect_at_least(__FILE__, __LINE__, t, __VA_ARGS__)
+#define tse_expect_each(t, ...) \
+	__tse_expect_each(__FILE__, __LINE__, t, __VA_ARGS__)
+
+#pragma GCC visibility pop
+
+#endif /* __TSE_RESULT_H */
