@@ -5,8 +5,8 @@
 # - every generated table (README.md, docs/*.md) equals what make docs
 #   makes of its source (scripts/docs.sh --check);
 # - that check fails on a table edited by hand (a stale copy);
-# - README's scenario table has a row for each test of
-#   vm/expected-matrix.txt, and no other.
+# - README's scenario table has a row for each test of the suite's own
+#   table (scripts/scenarios.sh), and no other.
 # Run alone (tests/docs-check.sh) or sourced by tests/run.sh, whose pass
 # and fail count its results.
 
@@ -41,12 +41,9 @@ docs_check()
 	fi
 	rm -rf "$tmp"
 
-	out=$(awk '
+	out=$("$TOP/scripts/scenarios.sh" | awk '
 		FNR == 1 { f++ }
-		f == 1 && !/^#/ && NF && $1 != "test" {
-			sub(/\.ipv[46]$/, "", $1)
-			matrix[$1] = 1
-		}
+		f == 1 { table[$1] = 1 }
 		f == 2 && /^## The scenarios/ { on = 1; next }
 		f == 2 && on && /^## / { on = 0 }
 		f == 2 && on && /^\| `[a-z0-9_]+` \|/ {
@@ -54,17 +51,17 @@ docs_check()
 			readme[c[2]] = 1
 		}
 		END {
-			for (s in matrix)
+			for (s in table)
 				if (!(s in readme))
 					print "no README row for " s
 			for (s in readme)
-				if (!(s in matrix))
-					print "README row " s " is no test of the matrix"
-		}' "$TOP/vm/expected-matrix.txt" "$TOP/README.md")
+				if (!(s in table))
+					print "README row " s " is no test of the scenario table"
+		}' - "$TOP/README.md")
 	if [ -z "$out" ]; then
-		pass "README's scenario table lists the tests of vm/expected-matrix.txt"
+		pass "README's scenario table lists the tests of tse_scenarios.c's table"
 	else
-		fail "README's scenario table and vm/expected-matrix.txt differ: $(echo $out)"
+		fail "README's scenario table and tse_scenarios.c's differ: $(echo $out)"
 	fi
 }
 

@@ -8,7 +8,7 @@
 # On a branch of build/vm/src (the 6.12 tree build-kernel.sh uses, so every
 # step is an incremental build) make seven commits: a harmless one, one
 # that takes ifb away (its link kind renamed, so `ip link add type ifb`
-# fails) and its revert, iif (the 2021 series' 1/3, the fix's 1/4), the
+# fails) and its revert, iif (the 2021 series' 1/3, the fix's first patch), the
 # seed (the 2021 series' 2/3), two more harmless ones. The seed makes
 # root_qdisc_mirred_with_clsact loop where stock passes. "git bisect run
 # bisect-run.sh" must name the seed commit; a step on the ifb-less commit
