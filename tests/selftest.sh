@@ -11,6 +11,8 @@ set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # expect fail|pass WHAT CMD...: CMD, fed WHAT, must fail (or pass).
+# SELFTEST_VERBOSE=1 shows what each check said, to see that it failed
+# for the reason given.
 expect() {
 	local want=$1 what=$2 got=pass
 
@@ -18,6 +20,7 @@ expect() {
 	"$@" >"$ST/out" 2>&1 || got=fail
 	if [ "$got" = "$want" ]; then
 		pass "self-test: $what: ${want/%s/se}s"
+		[ "${SELFTEST_VERBOSE:-0}" = 0 ] || sed 's/^/#   /' "$ST/out" | tail -4
 	else
 		fail "self-test: $what: ${got/%s/se}s, should ${want}"
 		sed 's/^/# /' "$ST/out" | head -8
@@ -338,6 +341,101 @@ st_leftovers() {
 	end_leak
 }
 
+# A stand-in for qemu and for the kernel build, in $ST/fv: the fake qemu
+# writes $ST/fv/guest (the guest's output, with init.sh's markers) to
+# the second -serial file, as a booted kernel would; the fake make leaves
+# a bzImage in O=. vm/run-vm.sh, bisect-run.sh and series-check.sh run
+# for real around them.
+fake_vm() {
+	mkdir -p "$ST/fv/bin" "$ST/fv/build" "$ST/fv/obj"
+	cat >"$ST/fv/bin/qemu-system-x86_64" <<-EOF
+	#!/bin/bash
+	serial=()
+	while [ \$# -gt 0 ]; do
+		[ "\$1" = -serial ] && serial+=("\${2#file:}")
+		shift
+	done
+	: >"\${serial[0]}"
+	cat "$ST/fv/guest" >>"\${serial[1]}"
+	EOF
+	cat >"$ST/fv/bin/make" <<-'EOF'
+	#!/bin/bash
+	for a; do
+		case $a in O=*) mkdir -p "${a#O=}/arch/x86/boot" &&
+				echo fake >"${a#O=}/arch/x86/boot/bzImage" ;;
+		esac
+	done
+	EOF
+	chmod +x "$ST/fv/bin/qemu-system-x86_64" "$ST/fv/bin/make"
+	# The object dir's config is current: vm_make goes straight to make.
+	(. "$TOP/vm/lib.sh" && vm_config_key) >"$ST/fv/obj/.vm-config-key"
+	: >"$ST/fv/obj/.config"
+	git init -q "$ST/fv/linux"
+}
+
+# guest EXIT LINE...: the guest's output: booted, the LINEs, then the
+# command's exit code EXIT ("-" for none: the kernel died under it).
+guest() {
+	local rc=$1
+
+	shift
+	{
+		echo "VMTEST-BOOTED 1.0"
+		printf '%s\n' "$@"
+		[ "$rc" = - ] || echo "VMTEST-EXIT $rc 2.0"
+	} >"$ST/fv/guest"
+}
+
+# Run CMD... in the fake VM's environment.
+in_fake_vm() {
+	env PATH="$ST/fv/bin:$PATH" VM_BUILD="$ST/fv/build" VM_ACCEL=tcg \
+		VM_BISECT_OBJ="$ST/fv/obj" SERIES_CHECK_DIR="$ST/fv/check" "$@"
+}
+
+# bisect_says WANT [ARG]...: bisect-run.sh, run in the fake kernel tree
+# with ARGs, answers WANT (0 good, 1 bad, 125 skip, 2 usage).
+bisect_says() {
+	local want=$1 rc
+
+	shift
+	(cd "$ST/fv/linux" && in_fake_vm "$TOP/vm/bisect-run.sh" "$@")
+	rc=$?
+	echo "bisect-run.sh answered $rc, expected $want"
+	[ "$rc" = "$want" ]
+}
+
+st_bisect() {
+	local pass2=(1..2 'ok 1 tc_skip_egress.ipv4.ingress_mirred' 'ok 2 tc_skip_egress.ipv6.ingress_mirred')
+
+	fake_vm
+	printf '%s\n' "${pass2[@]}" >"$ST/fv/whole.tap"
+	printf '1..32\nok 1 tc_skip_egress.ipv4.ingress_mirred\n' >"$ST/fv/cut.tap"
+	printf '%s\n' "${pass2[@]:0:2}" 'Bail out! cannot make a namespace' >"$ST/fv/bail.tap"
+	printf '# diagnosis: reclassified\nnot ok 1 tc_skip_egress.ipv4.egress_mirred\n1..32\n' >"$ST/fv/bad.tap"
+	expect pass "bisect --judge, a whole TAP of passes is good" bisect_says 0 --judge "$ST/fv/whole.tap"
+	expect pass "bisect --judge, a real failure in a TAP cut short is bad" bisect_says 1 --judge "$ST/fv/bad.tap"
+	expect pass "bisect --judge, a TAP cut off after test 1 of 32 is no answer (125)" \
+		bisect_says 125 --judge "$ST/fv/cut.tap"
+	expect pass "bisect --judge, passes then Bail out! is no answer (125)" \
+		bisect_says 125 --judge "$ST/fv/bail.tap"
+	guest 0 "${pass2[@]}"
+	expect pass "bisect --judge with no file is a usage error, not a build" bisect_says 2 --judge
+	expect pass "bisect run, the suite passed whole in the VM: good" bisect_says 0
+	guest 1 1..2 "${pass2[1]}"
+	expect pass "bisect run, the suite exited 1 after a partial TAP of passes: no answer (125)" \
+		bisect_says 125
+	guest 139 1..2 "${pass2[1]}"
+	expect pass "bisect run, the suite crashed (139) after a partial TAP: no answer (125)" \
+		bisect_says 125
+	# A whole TAP, and an exit code that says otherwise.
+	guest 139 "${pass2[@]}"
+	expect pass "bisect run, the suite crashed (139) after a whole TAP of passes: no answer (125)" \
+		bisect_says 125
+	guest 1 "${pass2[@]}"
+	expect pass "bisect run, the suite exited 1 after a whole TAP of passes: no answer (125)" \
+		bisect_says 125
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup() {
 	end_leak
@@ -356,6 +454,7 @@ selftests() {
 	st_test_progs_tap
 	st_test_progs_check
 	st_leftovers
+	st_bisect
 	selftests_cleanup
 }
 

@@ -10,34 +10,45 @@
 # to a list of them. The answer comes from the suite's TAP, read row by
 # row with vm/tap2cells.awk (pass, skip, fail:DIAGNOSIS), not from its
 # exit code:
-#   0    good: every test passed
+#   0    good: every test passed, the TAP is whole (its plan 1..N and N
+#        results, no "Bail out!": vm/tap-plan.awk) and the suite's exit
+#        code agrees with it (0: nothing failed)
 #   1    bad: a test failed with a diagnosis other than setup, or the
 #        kernel died or hung under the tests
 #   125  skip this commit: the kernel does not build or boot, a test
 #        skipped (the kernel lacks a feature the test needs) or could not
-#        build its topology (fail:setup), or the TAP holds no verdict.
-#        Such a commit says nothing about the behaviour under test.
+#        build its topology (fail:setup), or the run gave no whole answer:
+#        no verdict, a TAP cut off or bailed out, the suite killed by a
+#        signal (139) or exiting in a way its TAP does not show. Such a
+#        commit says nothing about the behaviour under test; the reason is
+#        logged.
 #   128  stop the bisection: the suite rejected its arguments (a bad -t)
 #
-#   vm/bisect-run.sh --judge TAP   prints the answer for a saved TAP and
-#                                  exits with it (no build, no VM)
+#   vm/bisect-run.sh --judge TAP [--rc N]
+#        prints the answer for a saved TAP and exits with it (no build, no
+#        VM); N is the exit code the run gave (run-vm.sh's), default 0
 #
 # Objects go to $VM_BISECT_OBJ; the default is build/vm/obj for
 # build/vm/src (the tree build-kernel.sh uses, so bisecting it stays
 # incremental) and build/vm/obj-bisect for any other tree.
 
-set -o pipefail
-. "$(dirname "$0")/lib.sh"
+# No -e: every status that matters is taken and judged (rc=$? below).
+set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 readonly GOOD=0 BAD=1 SKIP=125
 
 suite_cmd=(scripts/run-suite.sh)
 suite_args=()
 judge_only=
+judge_rc=0
 
 verdict()
 {
-	vm_log "$(git rev-parse --short HEAD 2>/dev/null || echo "${judge_only:-?}") $1: $2"
+	local who=$judge_only
+
+	[ -n "$who" ] || who=$(git rev-parse --short HEAD 2>/dev/null) || who="?"
+	vm_log "$who $1: $2"
 	case $1 in
 	good)	exit $GOOD ;;
 	bad)	exit $BAD ;;
@@ -54,13 +65,26 @@ parse_args()
 	done
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-t)		suite_args+=(-t "$2"); shift ;;
-		--judge)	judge_only=$2; shift ;;
-		*)		echo "usage: ${0##*/} [-t TEST]... | --judge TAP" >&2
-				exit 2 ;;
+		-t|--judge|--rc)
+				[ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs an argument"
+				case $1 in
+				-t)	suite_args+=(-t "$2") ;;
+				--judge) judge_only=$2 ;;
+				--rc)	[[ $2 =~ ^[0-9]+$ ]] || usage "--rc needs a number"
+					judge_rc=$2 ;;
+				esac
+				shift ;;
+		*)		usage "unknown argument '$1'" ;;
 		esac
 		shift
 	done
+	[ "$judge_rc" = 0 ] || [ -n "$judge_only" ] || usage "--rc goes with --judge"
+}
+
+usage()
+{
+	echo "${0##*/}: $1; usage: ${0##*/} [-t TEST]... | --judge TAP [--rc N]" >&2
+	exit 2
 }
 
 # "good", "bad ROW CELL..." or "skip ROW CELL..." for a TAP file; "none"
@@ -93,10 +117,22 @@ judge_tap()
 		}'
 }
 
-# Exit with the answer for TAP, given run-vm.sh's exit code RC.
+# " (SIGNAME)" for an exit code above 128, the way a shell reports a
+# process a signal killed.
+signal_of()
+{
+	local sig
+
+	[ "$1" -gt 128 ] && sig=$(kill -l "$(($1 - 128))" 2>/dev/null) &&
+		echo " (killed by SIG$sig)"
+}
+
+# Exit with the answer for TAP, given run-vm.sh's exit code RC. A real
+# failure is an answer whatever else went wrong; a pass is one only when
+# the TAP is whole and the exit code says what the TAP says.
 answer()
 {
-	local tap=$1 rc=$2 judged
+	local tap=$1 rc=$2 judged whole
 
 	case $rc in
 	255)		verdict skip "did not boot" ;;
@@ -104,10 +140,19 @@ answer()
 	2)		vm_log "the suite rejected its arguments; stopping"
 			exit 128 ;;
 	esac
-	judged=$(judge_tap "$tap")
+	judged=$(judge_tap "$tap") || verdict skip "cannot read the TAP $tap"
+	case $judged in
+	bad*)	verdict bad "${judged#bad }" ;;
+	esac
+	whole=$(awk -f "$VM_DIR/tap-plan.awk" "$tap") ||
+		verdict skip "no whole run (exit $rc$(signal_of "$rc")): $whole"
+	case $rc,$judged in
+	0,*|1,skip*)	;;
+	1,*)	verdict skip "the suite exited 1 (a failure) and its TAP shows none" ;;
+	*)	verdict skip "the suite exited $rc$(signal_of "$rc"), not 0 or 1: its TAP is not all it had to say" ;;
+	esac
 	case $judged in
 	good)	verdict good "passed" ;;
-	bad*)	verdict bad "${judged#bad }" ;;
 	skip*)	verdict skip "no verdict on the behaviour:${judged#skip}" ;;
 	*)	verdict skip "no test result in the TAP (exit $rc)" ;;
 	esac
@@ -119,8 +164,9 @@ main()
 
 	parse_args "$@"
 	if [ -n "$judge_only" ]; then
-		[ -r "$judge_only" ] || { echo "${0##*/}: cannot read $judge_only" >&2; exit 2; }
-		answer "$judge_only" 0
+		[ -f "$judge_only" ] && [ -r "$judge_only" ] ||
+			{ echo "${0##*/}: cannot read $judge_only" >&2; exit 2; }
+		answer "$judge_only" "$judge_rc"
 	fi
 	tree=$(git rev-parse --show-toplevel) || verdict skip "not in a git tree"
 	if [ "$tree" -ef "$VM_BUILD/src" ]; then
@@ -142,4 +188,6 @@ main()
 	answer "$VM_BUILD/logs/bisect.tap" $rc
 }
 
+# Sourced (tests/selftest.sh), only the functions are wanted.
+[ "${BASH_SOURCE[0]}" != "$0" ] && return 0
 main "$@"; exit

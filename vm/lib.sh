@@ -61,7 +61,7 @@ vm_since()
 # holder (bisect-demo.sh -> bisect-run.sh) inherit it through VM_LOCKED.
 vm_lock()
 {
-	[ -n "$VM_LOCKED" ] && return 0
+	[ -n "${VM_LOCKED:-}" ] && return 0
 	mkdir -p "$VM_BUILD"
 	exec 9>"$VM_BUILD/src.lock"
 	flock 9
