@@ -15,10 +15,20 @@
 # counts the others; when the counts leave a row open (a skip, or fewer
 # subtests than rows), each open row is run again on its own.
 #
-# Exit: 0 every row passed or skipped, 1 a subtest failed, 2 a row got no
-# verdict (nothing ran, no JSON), or bad usage.
+# test_progs' exit code must agree with its summary: 0, or 1 with a
+# failure the summary names. A crash (139), any other code, or a 1 the
+# summary does not explain is no verdict (exit 2, nothing on stdout). A
+# failure of the test outside any subtest (its setup, say) is a result
+# line of its own, "not ok N tc_redirect_ifb", after the rows: no
+# row's pass can stand for it, and the matrix names it as a row no
+# expected matrix has.
+#
+# Exit: 0 every row passed or skipped, 1 a subtest or the test failed, 2 a
+# row got no verdict (nothing ran, no JSON, test_progs crashed), or bad
+# usage.
 
-set -u
+# No -e: test_progs' status is taken and judged; die() ends every error.
+set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 TP=$BUILD/test_progs/test_progs
@@ -52,22 +62,34 @@ run_test_progs()
 	[ -s "$json" ] || die "test_progs (exit $rc) wrote no JSON summary; its last lines:
 $(tail -3 "$json.log")"
 	read_summary "$json" >"$json.txt" || die "cannot read test_progs' JSON summary"
+	case $rc in
+	0|1)	;;
+	*)	die "test_progs exited $rc$([ "$rc" -gt 128 ] && echo " (killed by SIG$(kill -l $((rc - 128)) 2>/dev/null))"): no verdict from its summary; its last lines:
+$(tail -3 "$json.log")" ;;
+	esac
+	# A failure counted must be a failure named, and the other way round.
+	if [ "$(awk '$1 == "count" { print ($4 > 0) }' "$json.txt")" = 1 ] ||
+	   [ $rc = 1 ]; then
+		grep -q '^fail ' "$json.txt" ||
+			die "test_progs exited $rc, its summary counts $(awk '$1 == "count" { print $4 }' "$json.txt") failed tests and names no failure"
+	fi
 }
 
-# From a JSON summary: "count SUCCEEDED SKIPPED", then a "fail ROW WORD"
-# line per failed subtest and "log ROW LINE" lines with its log; a test
-# that failed outside any subtest is "fail - WORD".
+# From a JSON summary: "count SUCCEEDED SKIPPED FAILED" (subtests that
+# passed, skips, failed tests), then a "fail ROW WORD" line per failed
+# subtest and "log ROW LINE" lines with its log; a test that failed with
+# no failed subtest (outside any subtest) is "fail - WORD".
 read_summary()
 {
 	jq -r --arg t "$TEST" '
 		def word: [scan("(?m)^diagnosis: *(\\S+)") | .[0]] | last // "?";
 		def row: sub("_(?<v>ipv[46])$"; ".\(.v)");
 		def log($r): split("\n")[] | select(. != "") | "log \($r) \(.)";
-		"count \(.success_subtest) \(.skipped)",
+		"count \(.success_subtest) \(.skipped) \(.failed)",
 		(.results[] | select(.name == $t) |
-			(.subtests[] | select(.failed) | (.name | row) as $r |
+			((.subtests // [])[] | select(.failed) | (.name | row) as $r |
 				"fail \($r) \(.message | word)", (.message | log($r))),
-			(select(.failed and (.subtests | length) == 0) |
+			(select(.failed and ([(.subtests // [])[] | select(.failed)] | length) == 0) |
 				"fail - \(.message | word)", (.message | log("-"))))
 	' "$1"
 }
@@ -120,13 +142,14 @@ print_log()
 		sub(/^log [^ ]* /, ""); print "# " $0 }' "$TMP/logs"
 }
 
-# The TAP, in the rows' order, with each failed subtest's log as comments.
+# The TAP, in the rows' order, with each failed subtest's log as comments;
+# then the test's own failure, if it failed outside the subtests.
 print_tap()
 {
-	local n=0 row cell rc=0
+	local n=0 row cell rc=0 own
 
-	echo "1..$#"
-	print_log -
+	own=$(awk '$1 == "fail" && $2 == "-" { print $3; exit }' "$TMP"/*.json.txt)
+	echo "1..$(($# + (${#own} > 0)))"
 	for row in "$@"; do
 		n=$((n + 1))
 		cell=$(awk -v r="$row" '$1 == r { print $2; exit }' "$TMP/cells")
@@ -142,6 +165,12 @@ print_tap()
 			rc=2 ;;
 		esac
 	done
+	if [ -n "$own" ]; then
+		print_log -
+		echo "# diagnosis: $own"
+		echo "not ok $((n + 1)) $TEST # failed outside any subtest"
+		[ $rc = 0 ] && rc=1
+	fi
 	return $rc
 }
 

@@ -184,10 +184,10 @@ fake_test_progs() {
 	names=\${names#*/}
 	[ -f "$ST/tp/\$names.json" ] || names=all
 	[ -f "$ST/tp/\$names.json" ] && cp "$ST/tp/\$names.json" "\$json"
-	exit 0
+	exit \$(cat "$ST/tp/rc" 2>/dev/null || echo 0)
 	EOF
 	chmod +x "$ST/tp/test_progs/test_progs"
-	rm -f "$ST"/tp/*.json
+	rm -f "$ST"/tp/*.json "$ST/tp/rc"
 }
 
 # test_progs-tap.sh on rows egress_mirred.ipv4 and ingress_mirred.ipv4.
@@ -223,6 +223,20 @@ st_test_progs_tap() {
 		tp_tap_says egress_mirred.ipv4 pass ingress_mirred.ipv4 skip
 	echo '{"success":1,"success_subtest":0,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/ingress_mirred_ipv4.json"
 	expect fail "test_progs-tap, a subtest that does not run alone" tp_tap
+	# The runner's exit code counts: a crash after a summary that
+	# looks whole, a failure of the test outside its subtests.
+	rm -f "$ST"/tp/*.json
+	echo '{"success":1,"success_subtest":2,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	echo 139 >"$ST/tp/rc"
+	expect fail "test_progs-tap, test_progs crashed (exit 139) after a summary of passes" tp_tap
+	echo '{"success":0,"success_subtest":2,"skipped":0,"failed":1,"results":[{"name":"tc_redirect_ifb","number":1,"failed":true,"message":"netns setup failed\ndiagnosis: setup\n","subtests":[]}]}' >"$ST/tp/all.json"
+	echo 1 >"$ST/tp/rc"
+	expect fail "test_progs-tap, the test failed outside any subtest (exit 1)" tp_tap
+	expect pass "test_progs-tap, that failure is a result line of its own" \
+		tp_tap_says egress_mirred.ipv4 pass ingress_mirred.ipv4 pass tc_redirect_ifb fail:setup
+	echo '{"success":1,"success_subtest":2,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	expect fail "test_progs-tap, exit 1 and a summary that names no failure" tp_tap
+	rm -f "$ST/tp/rc"
 }
 
 # test_progs-check.sh with a stand-in kselftest binary that prints $ST/tap.
