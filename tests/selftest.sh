@@ -355,6 +355,15 @@ st_leftovers() {
 	end_leak
 }
 
+# Run FUNCTION [ARG]... among SCRIPT's functions, in a bash of its own:
+# the script with its last line ('main "$@"; exit') left out, sourced with
+# $0 set to SCRIPT so that it finds its own lib.sh:
+#   bash -c "$SCRIPT_FN" SCRIPT FUNCTION [ARG]...
+# shellcheck disable=SC2016
+SCRIPT_FN='source <(sed "\$d" "$0") || exit 2
+declare -F "$1" >/dev/null || { echo "self-test: no function $1 in $0"; exit 2; }
+"$@"'
+
 # A stand-in for qemu and for the kernel build, in $ST/fv: the fake qemu
 # writes $ST/fv/guest (the guest's output, with init.sh's markers) to
 # the second -serial file, as a booted kernel would; the fake make leaves
@@ -450,6 +459,41 @@ st_bisect() {
 		bisect_says 125
 }
 
+# series-check.sh's verdict on one front end run in the fake VM.
+series_front() {
+	mkdir -p "$ST/fv/check"
+	echo fake >"$ST/fv/check/bzImage"
+	in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_front kselftest "true"
+}
+
+st_series_check() {
+	local pass2=(1..2 'ok 1 tc_skip_egress.ipv4.ingress_mirred' 'ok 2 tc_skip_egress.ipv6.ingress_mirred')
+
+	fake_vm
+	guest 0 "${pass2[@]}"
+	expect pass "series-check, every test passed, VM exit 0" series_front
+	guest - 1..32 "${pass2[1]}"
+	expect fail "series-check, a TAP cut off, the kernel died (VM exit 254)" series_front
+	guest 0 1..2 'ok 1 tc_skip_egress.ipv4.ingress_mirred # SKIP no ifb' \
+		'ok 2 tc_skip_egress.ipv6.ingress_mirred # SKIP no ifb'
+	expect fail "series-check, every test skipped" series_front
+	echo "From: x" >"$ST/fv/0001-x.patch"
+	expect fail "series-check, checkpatch.pl missing" \
+		in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_checkpatch "$ST/fv/0001-x.patch"
+	grep -q 'checkpatch' "$ST/out" ||
+		fail "self-test: series-check does not name the missing checkpatch.pl: $(cat "$ST/out")"
+	mkdir -p "$ST/fv/build/src/scripts"
+	printf '#!/bin/sh\necho "Can'"'"'t locate Term/ANSIColor.pm"; exit 2\n' \
+		>"$ST/fv/build/src/scripts/checkpatch.pl"
+	chmod +x "$ST/fv/build/src/scripts/checkpatch.pl"
+	expect fail "series-check, checkpatch.pl that cannot run (no total)" \
+		in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_checkpatch "$ST/fv/0001-x.patch"
+	printf '#!/bin/sh\necho "total: 0 errors, 0 warnings, 0 checks, 10 lines checked"\n' \
+		>"$ST/fv/build/src/scripts/checkpatch.pl"
+	expect pass "series-check, checkpatch.pl clean" \
+		in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_checkpatch "$ST/fv/0001-x.patch"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup() {
 	end_leak
@@ -469,6 +513,7 @@ selftests() {
 	st_test_progs_check
 	st_leftovers
 	st_bisect
+	st_series_check
 	selftests_cleanup
 }
 

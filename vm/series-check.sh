@@ -13,14 +13,19 @@
 # 4. the kselftest target and the test_progs front end build from that tree
 #    ("make suite test_progs KDIR=tree BUILD=build/series-check"), and the
 #    tree is unchanged afterwards: what was built is the series' own files;
-# 5. the kernel boots in qemu and both front ends run: every test passes
-#    (a skip is printed with its reason).
+# 5. the kernel boots in qemu and both front ends run: every test passes.
+#    A skip did not test the series: it fails the step, with its reason.
+#    So does a TAP that is not whole (vm/tap-plan.awk: its plan, its
+#    results, no "Bail out!") and any exit code of the VM but 0: a kernel
+#    that died half way has passed only the tests it got to.
 # Everything it builds is under build/series-check/. build/vm/src is used
 # under vm_lock and left at vm-base, as build-kernel.sh leaves it.
 # Exits 0 only if every step passed; a failing step is named, the others
-# still run where they can.
+# still run where they can. A step that could not run (no checkpatch.pl)
+# fails, named: nothing was checked.
 
-set -o pipefail
+# No -e: each step's status is taken and judged; a failed step is named.
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 CHECK=${SERIES_CHECK_DIR:-$VM_ROOT/build/series-check}
@@ -83,12 +88,26 @@ complaints()
 # one first in PATH may not. CHECKs (--strict) are printed, not counted.
 run_checkpatch()
 {
-	local src=$VM_BUILD/src p out bad rc=0
+	local src=$VM_BUILD/src p out total bad cp_rc rc=0
 
+	if [ ! -x "$src/scripts/checkpatch.pl" ]; then
+		vm_log "checkpatch: no $src/scripts/checkpatch.pl: no patch was checked"
+		return 1
+	fi
 	for p in "$@"; do
 		out=$(cd "$src" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl \
 			--strict --show-types "$p" 2>&1)
-		echo "${p##*/}: $(grep '^total:' <<< "$out")"
+		cp_rc=$?
+		# Its last word on every patch it read is a total; without
+		# one it did not check the patch, whatever it exited with.
+		total=$(grep '^total:' <<< "$out")
+		if [ -z "$total" ]; then
+			echo "${p##*/}: checkpatch.pl gave no total (exit $cp_rc): not checked"
+			tail -n 3 <<< "$out" | sed 's/^/    /'
+			rc=1
+			continue
+		fi
+		echo "${p##*/}: $total"
 		bad=$(complaints <<< "$out")
 		if grep -q 'WARNING:VOLATILE' <<< "$out"; then
 			echo "    (const volatile in bpf/progs: the BPF .rodata idiom, not counted)"
@@ -136,20 +155,34 @@ run_front()
 	verdicts "$name" "$rc"
 }
 
-# Every cell pass (skips allowed, printed with their reasons).
+# Every cell pass, from a whole TAP and a VM that exited 0. A skip is
+# printed with its reason and fails: that test did not check the series.
 verdicts()
 {
-	local name=$1 rc=$2 n bad
+	local name=$1 rc=$2 n bad whole ok=0
 
-	n=$(wc -l < "$CHECK/$name.cells")
-	bad=$(awk '$2 != "pass" && $2 != "skip"' "$CHECK/$name.cells")
+	n=$(wc -l < "$CHECK/$name.cells") || n=0
+	bad=$(awk '$2 != "pass"' "$CHECK/$name.cells")
 	grep -h '# SKIP' "$CHECK/$name.tap" | sed "s/^/$name: /"
 	vm_log "$name: $n tests, $(grep -c ' pass$' "$CHECK/$name.cells") pass," \
 		"$(grep -c ' skip$' "$CHECK/$name.cells") skip (VM exit $rc)"
-	[ "$n" -gt 0 ] && [ -z "$bad" ] && return 0
-	echo "$bad" | sed "s/^/$name: /"
-	[ "$n" -gt 0 ] || vm_log "$name: no verdicts; see $CHECK/$name.err"
-	return 1
+	if [ "$rc" != 0 ]; then
+		vm_log "$name: the VM exited $rc, not 0 (253 timeout, 254 the kernel died," \
+			"255 no boot, 1 a test failed); see $CHECK/$name.err"
+		ok=1
+	fi
+	if ! whole=$(awk -f "$VM_DIR/tap-plan.awk" "$CHECK/$name.tap"); then
+		vm_log "$name: the TAP is not whole: $whole"
+		ok=1
+	fi
+	if [ "$n" -eq 0 ]; then
+		vm_log "$name: no verdicts; see $CHECK/$name.err"
+		ok=1
+	elif [ -n "$bad" ]; then
+		echo "$bad" | sed "s/^/$name: not a pass: /"
+		ok=1
+	fi
+	return $ok
 }
 
 main()
