@@ -494,6 +494,63 @@ st_series_check() {
 		in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_checkpatch "$ST/fv/0001-x.patch"
 }
 
+# vm/peers.awk on TSV cells, against vm/peers-expected.txt; cells FILE
+# and the columns.
+peers_table() {
+	awk -F '\t' -v cols="$2" -v expected="$TOP/vm/peers-expected.txt" \
+		-f "$TOP/vm/table.awk" -f "$TOP/vm/peers.awk" "$1"
+}
+
+# Cells that give vm/peers-expected.txt's table: one per row and kernel,
+# a tdc file's cells as many cases as its counts say.
+peers_cells() {
+	awk '
+		/^#/ || NF == 0 { next }
+		{ n = split($0, f, /  +/) }
+		!ncol { ncol = n; for (i = 2; i <= n; i++) k[i] = f[i]; next }
+		{
+			for (i = 2; i <= n; i++) {
+				if (f[1] !~ /^tdc /) {
+					printf "%s\t%s\t%s\t\n", k[i], f[1], f[i]
+					continue
+				}
+				if (match(f[i], /^pass \([0-9]+\)$/)) {
+					p = substr(f[i], 7) + 0; s = 0
+				} else {
+					split(f[i], c, /[ ,]+/); p = c[1]; s = c[3]
+				}
+				for (j = 1; j <= p; j++)
+					printf "%s\t%s p%d\tpass\t\n", k[i], f[1], j
+				for (j = 1; j <= s; j++)
+					printf "%s\t%s s%d\tskip\tno device\n", k[i], f[1], j
+			}
+		}' "$TOP/vm/peers-expected.txt"
+}
+
+st_peers() {
+	local cols
+
+	mkdir -p "$ST/peers"
+	cols=$(grep -v '^#' "$TOP/vm/peers-expected.txt" | awk 'NF { print; exit }' |
+	       sed 's/^test *//; s/  */ /g')
+	peers_cells >"$ST/peers/good.tsv"
+	expect pass "peers.awk, the cells of vm/peers-expected.txt" \
+		peers_table "$ST/peers/good.tsv" "$cols"
+	: >"$ST/peers/empty.tsv"
+	expect fail "peers.awk, an empty cells file" peers_table "$ST/peers/empty.tsv" "$cols"
+	{
+		grep -v '^stock' "$ST/peers/good.tsv"
+		printf 'stock\t(vm)\tfail\tVM exit 254, see build/peers/stock.log\n'
+	} >"$ST/peers/died.tsv"
+	expect fail "peers.awk, the stock VM died" peers_table "$ST/peers/died.tsv" "$cols"
+	grep -v '^fix' "$ST/peers/good.tsv" >"$ST/peers/nofix.tsv"
+	expect fail "peers.awk, no fix column" peers_table "$ST/peers/nofix.tsv" "${cols% fix}"
+	awk -F '\t' -v OFS='\t' '$1 == "seed" && !done && $3 == "pass" { $3 = "fail"; done = 1 } 1' \
+		"$ST/peers/good.tsv" >"$ST/peers/seed.tsv"
+	expect fail "peers.awk, a seed cell that differs from vm/peers-expected.txt" \
+		peers_table "$ST/peers/seed.tsv" "$cols"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup() {
 	end_leak
@@ -514,6 +571,7 @@ selftests() {
 	st_leftovers
 	st_bisect
 	st_series_check
+	st_peers
 	selftests_cleanup
 }
 

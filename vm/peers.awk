@@ -3,14 +3,24 @@
 #
 # The table of `make peers`, from "KERNEL<TAB>ROW<TAB>VERDICT<TAB>REASON"
 # lines (vm/peers.sh collects them from each VM). -v cols="stock seed fix"
-# orders the columns.
+# orders the columns; -v expected=FILE is the table the run must give
+# (vm/peers-expected.txt, as --save writes it).
 #
 # Rows "tdc FILE ID" (one tdc case each) are summed up to one row per file;
 # every other row is printed as it is. Then the reasons for every skip and
 # fail, once per row and reason. Then the comparison, case by case: a case
 # that passes on stock and not on fix is a regression of the fix, named,
 # and the exit code is 1; a case that passes on stock and not on seed is
-# named for information. Needs vm/table.awk.
+# named for information. Then the table against the expected one, cell by
+# cell ("*" there matches anything): any difference is named (DIFF) and
+# the exit code is 1.
+#
+# Exit 1 too, naming why, when there is nothing to judge: no cells at all,
+# a column with none, a VM that did not finish (a "(vm)" row), no stock or
+# no fix column (a regression of the fix cannot be told), no expected
+# table or a garbled one, an expected column or row the run lacks or one
+# the run has that the expected table lacks, a row or column given twice.
+# Needs vm/table.awk.
 
 # The printed row a case belongs to.
 function row_of(r, f)
@@ -37,6 +47,11 @@ BEGIN {
 
 {
 	k = $1; r = $2; v = $3
+	ncells[k]++
+	if (r == "(vm)")
+		died[k] = $4
+	if ((k, r) in cell)
+		problem(k ": case '" r "' given twice")
 	cell[k, r] = v
 	why[k, r] = $4
 	if (!(r in isrow)) {
@@ -64,6 +79,85 @@ function summary(k, p, s)
 	if (count[k, p, "fail"])
 		s = s ", " count[k, p, "fail"] " fail"
 	return s
+}
+
+function problem(what)
+{
+	print "PEERS " what
+	problems++
+}
+
+function diff(what)
+{
+	print "DIFF " what
+	diffs++
+}
+
+# The expected table: a header "test K1 K2 ..." then a row a line,
+# columns apart by two blanks or more (names and cells hold single
+# blanks: "tdc mirred.json", "25 pass, 7 skip"); "#" lines are comments.
+function read_expected(file,	line, f, nf, i, lineno)
+{
+	while ((getline line < file) > 0) {
+		lineno++
+		if (line ~ /^[ \t]*(#|$)/)
+			continue
+		sub(/[ \t]+$/, "", line)
+		nf = split(line, f, /  +/)
+		if (!nexpcols) {
+			if (f[1] != "test" || nf < 2) {
+				problem(file ":" lineno ": no header line (test KERNEL...): " line)
+				return
+			}
+			nexpcols = nf
+			for (i = 2; i <= nf; i++) {
+				if (f[i] in expcol)
+					problem(file ": column " f[i] " given twice")
+				expcol[f[i]] = i
+			}
+			continue
+		}
+		if (nf != nexpcols) {
+			problem(file ":" lineno ": " nf - 1 " cells, the header has " nexpcols - 1 ": " line)
+			continue
+		}
+		if (f[1] in exprow)
+			problem(file ": row '" f[1] "' given twice")
+		exprow[f[1]] = ++nexprows
+		exporder[nexprows] = f[1]
+		for (i = 2; i <= nf; i++)
+			want[f[1], i] = f[i]
+	}
+	close(file)
+	if (!lineno)
+		problem("no expected table at '" file "' (missing or empty)")
+	else if (!nexprows)
+		problem(file ": an expected table with no rows")
+}
+
+# The run's table (summary) against the expected one; a column already
+# named as having no result is not compared cell by cell.
+function compare(	c, k, r, i, j, got)
+{
+	for (c = 1; c <= n; c++) {
+		k = col[c]
+		if (!(k in expcol)) {
+			diff(k ": no such column in " expected)
+			continue
+		}
+		if (!ncells[k] || (k in died))
+			continue
+		i = expcol[k]
+		for (j = 1; j <= nexprows; j++) {
+			r = exporder[j]
+			got = (r in seen) ? summary(k, r) : "no such row"
+			if (want[r, i] != "*" && want[r, i] != got)
+				diff(r " / " k ": expected " want[r, i] ", got " got)
+		}
+	}
+	for (r = 1; r <= rows; r++)
+		if (!(order[r] in exprow) && order[r] != "(vm)")
+			diff(order[r] ": not expected, got " summary(col[1], order[r]) " on " col[1])
 }
 
 END {
@@ -120,5 +214,30 @@ END {
 			}
 		}
 	}
-	exit bad
+
+	# Nothing to judge is no pass.
+	if (!NR)
+		problem("no cells at all: no VM reported a result")
+	for (c = 1; c <= n; c++) {
+		if (col[c] in colseen)
+			problem("column " col[c] " given twice")
+		colseen[col[c]] = 1
+		if (!ncells[col[c]])
+			problem(col[c] ": no cells: its VM reported nothing")
+		else if (col[c] in died)
+			problem(col[c] ": the VM did not finish: " died[col[c]])
+	}
+	for (k in ncells)
+		if (!(k in colseen))
+			problem(k ": cells for a kernel that is no column (cols=\"" cols "\")")
+	if (!("stock" in colseen) || !("fix" in colseen))
+		problem("no " (("stock" in colseen) ? "fix" : "stock") " column: a regression of the fix cannot be told")
+	if (expected == "")
+		problem("no expected table given (-v expected=FILE)")
+	else {
+		read_expected(expected)
+		if (nexpcols && NR)
+			compare()
+	}
+	exit bad || problems || diffs
 }

@@ -11,7 +11,11 @@
 # suite's config (VM_EXTRA_CONFIG, its own object dir) and booted in its own
 # VM. A row that passes on stock and does not pass on fix is a regression
 # of the fix: it is named and the exit code is 1. Rows that seed breaks are
-# named too, for information. --save FILE writes the table to FILE.
+# named too, for information. The table must be $PEERS_EXPECTED (default
+# vm/peers-expected.txt), cell by cell: any difference is named and exits
+# 1, and so does a VM that did not finish, a kernel with no result, or no
+# stock or fix column (vm/peers.awk). --save FILE writes the table to FILE,
+# a new file (an existing one is refused, before anything is built).
 #
 # The tests (from $KDIR/tools/testing/selftests):
 #   net/forwarding/tc_actions.sh           one row per TEST: line
@@ -34,6 +38,7 @@ export VM_EXTRA_CONFIG
 PEERS_OUT=${PEERS_OUT:-$VM_ROOT/build/peers}
 SELFTESTS=$KDIR/tools/testing/selftests
 PEERS_TEST_PROGS=${PEERS_TEST_PROGS:-}
+PEERS_EXPECTED=${PEERS_EXPECTED:-$VM_DIR/peers-expected.txt}
 save=
 kernels=()
 
@@ -219,12 +224,17 @@ parse_args()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--guest)	guest_main; exit 0 ;;
-		--save)		save=$2; shift ;;
+		--save)		save=${2:-}; shift ;;
 		-h|--help|-*)	usage ;;
 		*)		kernels+=("$1") ;;
 		esac
 		shift
 	done
+	if [ -n "$save" ] && [ -e "$save" ]; then
+		vm_log "--save $save: the file exists; --save writes a new file" \
+			"(remove it first, or name another)"
+		exit 2
+	fi
 	if [ ${#kernels[@]} -eq 0 ]; then
 		kernels=(stock seed)
 		if [ -d "$VM_DIR/kernels/fix" ]; then
@@ -322,7 +332,9 @@ run_kernel()
 	rc=$?
 	log "$k: VM ran in $(vm_since "$t0") s (exit $rc)"
 	grep '^PEERS-TIME ' "$PEERS_OUT/$k.log" | sed "s/^PEERS-TIME /peers: $k: /" >&2
-	[ $rc = 0 ] || grep -q '^PEERS-CELL' "$PEERS_OUT/$k.log" ||
+	# A VM that did not finish gave only some cells, if any: the table
+	# must say so (vm/peers.awk fails on a "(vm)" row).
+	[ $rc = 0 ] ||
 		echo "PEERS-CELL	(vm)	fail	VM exit $rc, see $PEERS_OUT/$k.log" \
 			>> "$PEERS_OUT/$k.log"
 }
@@ -355,9 +367,12 @@ main()
 	done < "$PEERS_OUT/images"
 	wait
 	collect_cells > "$PEERS_OUT/cells.tsv"
-	awk -F '\t' -v cols="${kernels[*]}" -f "$VM_DIR/table.awk" -f "$VM_DIR/peers.awk" \
+	awk -F '\t' -v cols="${kernels[*]}" -v expected="$PEERS_EXPECTED" \
+		-f "$VM_DIR/table.awk" -f "$VM_DIR/peers.awk" \
 		"$PEERS_OUT/cells.tsv" | tee "$PEERS_OUT/table.txt" || rc=1
-	[ -z "$save" ] || cp "$PEERS_OUT/table.txt" "$save"
+	# The table alone, as vm/peers-expected.txt holds it: up to the blank
+	# line before "why:".
+	[ -z "$save" ] || sed '/^$/,$d' "$PEERS_OUT/table.txt" > "$save"
 	return $rc
 }
 
