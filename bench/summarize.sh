@@ -11,17 +11,46 @@
 # (the two booted back to back); per kernel, shape and workload the table
 # gives the median over the rounds and the spread (min-max, and the
 # quartiles in the CSV). Above 1 means the kernel is faster than stock.
+#
+# Refuses (exit 1, naming why, results.md not written) what it cannot
+# summarise: no run.info or one without a field the report states
+# (kernels, rounds, seconds, accel, wall, date, host_cpus); a raw.csv that
+# is missing, has another header, or holds no figures; a kernel of
+# run.info with no figures; no ratio at all. No gnuplot is an error too,
+# after results.md: the plot would be an old one.
 
-set -o pipefail
+set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 dir=${1:?usage: $0 DIR}
 raw=$dir/raw.csv
+HEADER=round,kernel,shape,workload,metric,value
 
-[ -s "$raw" ] || { echo "bench: no $raw" >&2; exit 1; }
+die()
+{
+	echo "bench: $*" >&2
+	exit 1
+}
+
 info()
 {
-	sed -n "s/^$1 //p" "$dir/run.info" 2>/dev/null
+	sed -n "s/^$1 //p" "$dir/run.info"
 }
+
+[ -f "$dir/run.info" ] || die "no $dir/run.info: what was measured, and how, is unknown"
+for key in kernels rounds seconds accel wall date host_cpus; do
+	[ -n "$(info $key)" ] || die "$dir/run.info has no '$key' line"
+done
+for key in rounds seconds wall host_cpus; do
+	[[ $(info $key) =~ ^[0-9]+$ ]] || die "$dir/run.info: $key '$(info $key)' is no whole number"
+done
+[ -s "$raw" ] || die "no $raw"
+[ "$(head -n 1 "$raw")" = "$HEADER" ] ||
+	die "$raw: first line '$(head -n 1 "$raw")', not the header $HEADER"
+[ "$(wc -l < "$raw")" -gt 1 ] || die "$raw holds its header and no figures"
+for k in $(info kernels); do
+	awk -F, -v k="$k" 'NR > 1 && $2 == k { found = 1; exit } END { exit !found }' "$raw" ||
+		die "$raw: no figures for kernel $k (run.info: kernels $(info kernels))"
+done
 
 # Quantiles of each group: the awk below sorts and interpolates.
 awk -F, -v out="$dir" -v kernels="$(info kernels)" '
@@ -95,7 +124,9 @@ END {
 				printf "%s,%s,%s,%d,%.3f,%.3f,%.3f\n", ks[j], sw[1], sw[2], n,
 					q(a, n, 0.5), a[1], a[n] > runs
 		}
-}' "$raw" || exit 1
+}' "$raw"
+[ "$(wc -l < "$dir/ratios.csv")" -gt 1 ] ||
+	die "no ratio against $(info kernels | cut -d' ' -f1) in $raw: no round has both kernels' figures"
 
 # The markdown table: what was measured, how, and the figures.
 {
@@ -133,11 +164,11 @@ END {
 		"$dir/runs.csv"
 } > "$dir/results.md"
 
-if command -v gnuplot >/dev/null; then
-	gnuplot -e "datafile='$dir/plot.dat'; outfile='$dir/ratios.png';" \
-		-e "subtitle='$(info accel) emulation, $(info rounds) rounds, median and min-max'" \
-		"$BENCH_DIR/plot.gp" || exit 1
-else
-	echo "bench: no gnuplot, no plot (apt-get install gnuplot-nox)" >&2
-fi
 cat "$dir/results.md"
+# An old plot must not pass for this run's.
+rm -f "$dir/ratios.png"
+command -v gnuplot >/dev/null ||
+	die "no gnuplot: ratios.png not drawn (scripts/deps.sh installs gnuplot-nox)"
+gnuplot -e "datafile='$dir/plot.dat'; outfile='$dir/ratios.png';" \
+	-e "subtitle='$(info accel) emulation, $(info rounds) rounds, median and min-max'" \
+	"$BENCH_DIR/plot.gp"

@@ -551,6 +551,21 @@ st_peers() {
 		peers_table "$ST/peers/seed.tsv" "$cols"
 }
 
+st_bench_summarize() {
+	local res=$TOP/bench/results
+
+	mkdir -p "$ST/bench/good" "$ST/bench/header" "$ST/bench/noinfo"
+	cp "$res/raw.csv" "$res/run.info" "$ST/bench/good/"
+	expect pass "bench/summarize.sh, the committed raw.csv and run.info" \
+		"$TOP/bench/summarize.sh" "$ST/bench/good"
+	head -n 1 "$res/raw.csv" >"$ST/bench/header/raw.csv"
+	cp "$res/run.info" "$ST/bench/header/"
+	expect fail "bench/summarize.sh, raw.csv with only its header" \
+		"$TOP/bench/summarize.sh" "$ST/bench/header"
+	cp "$res/raw.csv" "$ST/bench/noinfo/"
+	expect fail "bench/summarize.sh, no run.info" "$TOP/bench/summarize.sh" "$ST/bench/noinfo"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup() {
 	end_leak
@@ -572,6 +587,7 @@ selftests() {
 	st_bisect
 	st_series_check
 	st_peers
+	st_bench_summarize
 	selftests_cleanup
 }
 
