@@ -566,6 +566,45 @@ st_bench_summarize() {
 	expect fail "bench/summarize.sh, no run.info" "$TOP/bench/summarize.sh" "$ST/bench/noinfo"
 }
 
+st_compare_input() {
+	local cmp=$TOP/vm/compare.awk exp=$TOP/vm/expected-matrix.txt
+
+	grep -v '^#' "$exp" | awk 'NF { print $1, $2 }' >"$ST/stock"
+	tail -n +2 "$ST/stock" >"$ST/nohead"
+	expect fail "compare.awk, a matrix with no header line" awk -f "$cmp" "$exp" "$ST/nohead"
+	sed '1s/ .*/ Stock/' "$ST/stock" >"$ST/misnamed"
+	expect fail "compare.awk, every column misnamed" awk -f "$cmp" "$exp" "$ST/misnamed"
+	{
+		head -n 2 "$ST/stock" | sed '2s/ [^ ]*$/ pass-or-not/'
+		tail -n +2 "$ST/stock"
+	} >"$ST/twice"
+	expect fail "compare.awk, a row given twice, wrong first and right last" \
+		awk -f "$cmp" "$exp" "$ST/twice"
+}
+
+# vmtest.sh's main on the columns already in $ST/vm: nothing is built
+# or booted.
+vmtest_main() {
+	run_columns() { :; }
+	main "$@"
+}
+
+st_vmtest_save() {
+	rm -rf "$ST/vm"
+	echo 'egress_mirred.ipv4 pass' | fake_column stock missing
+	printf 'test stock\negress_mirred.ipv4 fail:reclassified\n' >"$ST/vm/expected"
+	cp "$ST/vm/expected" "$ST/vm/expected.orig"
+	expect fail "vmtest --save onto the expected matrix, a run that differs from it" \
+		in_vmtest vmtest_main --save "$ST/vm/expected" stock
+	expect pass "vmtest --save onto the expected matrix leaves it as it was" \
+		cmp "$ST/vm/expected" "$ST/vm/expected.orig"
+	cp "$ST/vm/expected.orig" "$ST/vm/expected"
+	expect fail "vmtest --save NEW, a run that differs from the expected matrix" \
+		in_vmtest vmtest_main --save "$ST/vm/new" stock
+	expect pass "vmtest --save NEW writes the measured matrix" \
+		grep -q '^egress_mirred.ipv4  *pass$' "$ST/vm/new"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup() {
 	end_leak
@@ -588,6 +627,8 @@ selftests() {
 	st_series_check
 	st_peers
 	st_bench_summarize
+	st_compare_input
+	st_vmtest_save
 	selftests_cleanup
 }
 

@@ -4,20 +4,51 @@
 # compare.awk EXPECTED ACTUAL: two matrices in (a header line, then a line
 # per test; "#" lines are comments), one line per difference out:
 #   DIFF ROW / KERNEL: expected X, got Y
-# Only kernels both matrices have are compared; "*" expects anything; a
-# kernel with no verdicts at all is a difference, and so is a matrix with
-# no rows or no kernels, on either side. Exits 1 on any difference (2
-# when a file cannot be read).
+# "*" expects anything. Every kernel of ACTUAL must have its column in
+# EXPECTED, except the ones named in -v mutants="m1 m2" (vmtest.sh judges
+# those against their base kernel): a misnamed column is a difference, not
+# a kernel to leave out. A kernel with no verdicts at all is a difference,
+# and so is, on either side, a matrix with no rows or no kernels, a first
+# line that is no header ("test" then the kernels), a row whose cells do
+# not match the header, and a row or kernel given twice (which of the two
+# would count is anybody's guess). Exits 1 on any difference (2 when a
+# file cannot be read).
 # With -v some=1 (only some tests were run) missing rows are no difference.
 
 /^[ \t]*(#|$)/ { next }
 
 !(FILENAME in head) {
+	if ($1 != "test") {
+		diff(FILENAME ": no header line (test KERNEL...); the first line is: " $0)
+		head[FILENAME] = 0
+		bad[FILENAME] = 1
+		next
+	}
 	head[FILENAME] = NF
-	for (i = 2; i <= NF; i++)
+	for (i = 2; i <= NF; i++) {
+		if ((FILENAME, $i) in hascol)
+			diff(FILENAME ": kernel " $i " given twice in the header")
+		hascol[FILENAME, $i] = 1
 		col[FILENAME, i] = $i
+	}
 	next
 }
+
+# A file without a header is not read any further: its lines cannot be
+# told from a header.
+FILENAME in bad { next }
+
+NF != head[FILENAME] {
+	diff(FILENAME ": row " $1 " has " NF - 1 " cells, the header " head[FILENAME] - 1)
+	next
+}
+
+(FILENAME, $1) in hasrow {
+	diff(FILENAME ": row " $1 " given twice")
+	next
+}
+
+{ hasrow[FILENAME, $1] = 1 }
 
 FILENAME == ARGV[1] {
 	erows++
@@ -59,6 +90,8 @@ function diff(what)
 # A matrix with nothing to compare is a difference, not a match.
 function empty(file, rows)
 {
+	if (file in bad)
+		return 1
 	if (head[file] < 2)
 		diff(file ": no matrix (no header with kernel columns)")
 	else if (!rows)
@@ -76,10 +109,15 @@ END {
 		exit 1
 	for (i = 2; i <= head[ARGV[1]]; i++)
 		ecol[col[ARGV[1], i]] = 1
+	split(mutants, m, " ")
+	for (i in m)
+		mutant[m[i]] = 1
 	for (i = 2; i <= head[ARGV[2]]; i++) {
 		k = col[ARGV[2], i]
-		if (!(k in ecol))
-			print "note: " k " has no expected column: not compared"
+		if (!(k in ecol) && (k in mutant))
+			print "note: mutant " k " has no expected column: judged against its base"
+		else if (!(k in ecol))
+			diff("all rows / " k ": no such kernel in the expected matrix (misnamed?)")
 		else if (!cells[k])
 			diff("all rows / " k ": no verdicts at all")
 		else

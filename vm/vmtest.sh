@@ -15,7 +15,10 @@
 # -t TEST      runs only TEST (egress_mirred.ipv4); repeatable.
 # -j N         runs up to N VMs at once, beside the builds (default 2, or
 #              $VM_JOBS; on 2 cores -j2 gave the same verdicts as -j1).
-# --save FILE  writes the matrix to FILE (to fill vm/expected-matrix.txt).
+# --save FILE  writes the matrix to FILE, a new file (to fill
+#              vm/expected-matrix.txt by hand): an existing FILE is refused
+#              before anything runs, and the run is judged against the
+#              expected matrix as it was, never against itself.
 # --kernel     boots one image, prints the suite's TAP, exits with its code.
 #
 # Matrix: rows are tests, columns kernels, cells pass, skip or fail:WORD
@@ -25,7 +28,8 @@
 # surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/
 # (VM_RESULTS: another folder, for runs side by side).
 
-set -o pipefail
+# No -e: the runs' statuses are taken and judged (rc=$? below).
+set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
@@ -51,7 +55,7 @@ set_front()
 	case $1 in
 	kselftest)	;;
 	test_progs)	suite_cmd=(mk/test_progs-tap.sh)
-			RESULTS=$VM_BUILD/results-test_progs ;;
+			RESULTS=${VM_RESULTS:-$VM_BUILD/results}-test_progs ;;
 	*)		echo "vmtest: unknown front end '$1' (kselftest, test_progs)" >&2
 			exit 2 ;;
 	esac
@@ -64,7 +68,8 @@ parse_args()
 		--mutants)	mutants=1 ;;
 		--front)	set_front "$2"; shift ;;
 		-t)		suite_args+=(-t "$2"); shift ;;
-		--save)		save=$2; shift ;;
+		--save)		[ -n "${2:-}" ] || usage
+				save=$2; shift ;;
 		-j)		jobs=$2; shift ;;
 		-j*)		jobs=${1#-j} ;;
 		--kernel)	kernel_image=$2; shift ;;
@@ -77,7 +82,23 @@ parse_args()
 	done
 	[ ${#kernels[@]} -gt 0 ] || kernels=(stock seed iif both fix)
 	[ $mutants = 1 ] && mapfile -t -O ${#kernels[@]} kernels < <(vm_mutants)
-	return 0
+	check_save
+}
+
+# --save writes a new file: saving onto the expected matrix (or any file)
+# would lose it, and a matrix judged against itself always passes.
+check_save()
+{
+	[ -z "$save" ] && return 0
+	if [ -e "$save" ]; then
+		echo "vmtest: --save $save: the file exists; --save writes a new file" \
+			"(remove it first, or name another)" >&2
+		exit 2
+	fi
+	if [ ! -d "$(dirname "$save")" ]; then
+		echo "vmtest: --save $save: no such directory" >&2
+		exit 2
+	fi
 }
 
 is_mutant()
@@ -171,18 +192,25 @@ matrix()
 		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk"
 }
 
-# Differences from the expected matrix; with -t only the rows that ran.
+# Differences of matrix $1 from the expected matrix; with -t only the
+# rows that ran. The columns "$@" after it that are mutants need no
+# expected column (mutant_report judges them); any other must have one.
 # Fails on any difference, and when there is nothing to compare with.
 compare()
 {
-	local some=0 out rc
+	local matrix=$1 some=0 out rc name mutant_cols=
 
+	shift
+	for name in "$@"; do
+		is_mutant "$name" && mutant_cols+=" $name"
+	done
 	[ ${#suite_args[@]} -gt 0 ] && some=1
 	if [ ! -s "$EXPECTED" ]; then
 		echo "DIFF no expected matrix: $EXPECTED is missing or empty"
 		return 1
 	fi
-	out=$(awk -v some=$some -f "$VM_DIR/compare.awk" "$EXPECTED" "$1" 2>&1)
+	out=$(awk -v some=$some -v mutants="$mutant_cols" -f "$VM_DIR/compare.awk" \
+		"$EXPECTED" "$matrix" 2>&1)
 	rc=$?
 	[ -n "$out" ] && sort <<< "$out"
 	[ $rc -gt 1 ] && echo "DIFF compare.awk failed (exit $rc)"
@@ -256,7 +284,7 @@ judge()
 	local matrix=$1 diffs rc
 
 	shift
-	diffs=$(compare "$matrix"; echo "rc $?"; mutant_report "$@")
+	diffs=$(compare "$matrix" "$@"; echo "rc $?"; mutant_report "$@")
 	rc=$(sed -n 's/^rc //p' <<< "$diffs")
 	diffs=$(grep -v '^rc ' <<< "$diffs")
 	[ -n "$diffs" ] && echo "$diffs"
@@ -297,9 +325,18 @@ main()
 	run_columns "${kernels[@]}"
 	matrix "${kernels[@]}" > "$RESULTS/matrix.txt"
 	cat "$RESULTS/matrix.txt"
-	[ -n "$save" ] && cp "$RESULTS/matrix.txt" "$save"
 	judge "$RESULTS/matrix.txt" "${kernels[@]}"
 	rc=$?
+	# After the judging, into a new file (check_save): the measured matrix
+	# whatever the verdict, to compare or fill in by hand.
+	if [ -n "$save" ]; then
+		if (set -o noclobber; cat "$RESULTS/matrix.txt" > "$save"); then
+			vm_log "matrix saved to $save"
+		else
+			vm_log "cannot write $save"
+			rc=1
+		fi
+	fi
 	vm_log "${#kernels[@]} kernels in $(vm_since "$start") s"
 	return $rc
 }
