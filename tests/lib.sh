@@ -27,6 +27,8 @@ expected_tests() {
 
 # The rows the suite lists that have no line in the verdicts FILE, one a
 # line. A suite that lists nothing fails: it cannot have covered anything.
+# (FILENAME, not NR == FNR: an empty FILE would make every listed row
+# count as a verdict.)
 missing_verdicts() {
 	local rows
 
@@ -35,7 +37,7 @@ missing_verdicts() {
 		echo "(the suite lists no tests: $SUITE -l)"
 		return 1
 	fi
-	awk 'NR == FNR { got[$1] = 1; next } !($1 in got)' "$1" - <<<"$rows"
+	awk 'FILENAME == ARGV[1] { got[$1] = 1; next } !($1 in got)' "$1" - <<<"$rows"
 }
 
 # The harness's name of ROW, for SUITE -r.
@@ -74,23 +76,39 @@ netns_in_use() {
 
 # What the suite could leave behind on this host, one thing a line:
 # network namespaces, the root namespace's devices, BPF programs, links
-# and maps by id. Fails when it cannot see them all.
+# and maps by id. Fails, saying why on stderr, when it cannot see them
+# all: without bpftool (missing, failing, or output jq cannot read) the
+# BPF objects are unseen, and "nothing left" would mean nothing.
 system_state() {
-	local what
+	local what out links
 
 	netns_in_use | sort -u | sed 's/^/netns /'
-	ip -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print "dev", $1, $2 }'
-	[ -x "$BPFTOOL" ] || { echo "no bpftool at $BPFTOOL" >&2; return 1; }
+	links=$(ip -o link show) || { echo "cannot list devices: ip -o link show failed" >&2; return 1; }
+	awk -F': ' '{ sub(/@.*/, "", $2); print "dev", $1, $2 }' <<<"$links"
+	if [ ! -x "$BPFTOOL" ]; then
+		echo "no bpftool at $BPFTOOL: BPF objects cannot be seen (make suite builds it)" >&2
+		return 1
+	fi
 	for what in prog link map; do
-		"$BPFTOOL" -j "$what" show |
-			jq -r --arg w "$what" '.[] | "\($w) \(.id) \(.name // .type)"' ||
+		if ! out=$("$BPFTOOL" -j "$what" show 2>/dev/null) || [ -z "$out" ]; then
+			echo "bpftool failed, or printed nothing: $BPFTOOL -j $what show" >&2
 			return 1
+		fi
+		jq -r --arg w "$what" 'if type == "array" then .[] | "\($w) \(.id) \(.name // .type)"
+			else error("not a list") end' <<<"$out" 2>/dev/null || {
+			echo "bpftool gave no list jq can read: $BPFTOOL -j $what show: $(head -c 100 <<<"$out")" >&2
+			return 1
+		}
 	done
 }
 
-# Snapshot the state into FILE, before the suite runs.
+# Snapshot the state into FILE, before the suite runs. Fails when the
+# state cannot be read whole (the reason on stderr).
 snapshot() {
-	system_state | sort >"$1" && grep -q '^netns ' "$1"
+	local state
+
+	state=$(system_state) || return 1
+	sort <<<"$state" >"$1" && grep -q '^netns ' "$1"
 }
 
 # What is there now and was not in the snapshot FILE. Without a usable
@@ -103,8 +121,10 @@ leftovers() {
 		echo "no snapshot in '$1' to compare with"
 		return 2
 	fi
-	now=$(system_state | sort) || { echo "cannot read the system state"; return 2; }
-	comm -13 "$1" - <<<"$now"
+	# Its last line, on failure, says why.
+	now=$(system_state 2>&1) ||
+		{ echo "cannot read the system state: $(tail -n 1 <<<"$now")"; return 2; }
+	comm -13 "$1" - <<<"$(sort <<<"$now")"
 }
 
 # The leftover lines on stdin, each namespace with who holds it: the

@@ -5,13 +5,12 @@
 # that the suite builds, lists every test with a verdict, explains each
 # failure, passes its controls, cleans up, and tells kernels apart; and
 # that these checks fail when fed broken input (tests/selftest.sh).
+# Each check decides from what it was asked to check: a TAP that is not
+# whole (vm/tap-plan.awk), or rows it lacks, fail it; silence passes none.
 # CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots).
-set -u
+# No -e: every check takes its commands' statuses and judges them.
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/selftest.sh"
-
-OUT=$(mktemp -d)
-trap 'selftests_cleanup; rm -rf "$OUT"' EXIT
 
 run_suite() {
 	local start end
@@ -38,28 +37,44 @@ t_lists_every_test() {
 		fail "no verdict for: $(echo $missing)"
 }
 
+# The TAP is whole, and the exit code says what it says.
 t_exit_code_matches_tap() {
-	local rc want=0
+	local rc want=0 whole
 
 	rc=$(cat "$OUT/rc")
+	if ! whole=$(awk -f "$TOP/vm/tap-plan.awk" "$OUT/tap"); then
+		fail "the TAP is not whole (exit code $rc): $whole"
+		return
+	fi
 	grep -q ' fail:' "$OUT/verdicts" && want=1
-	[ "$rc" = "$want" ] && pass "exit code $rc agrees with the TAP" ||
+	[ "$rc" = "$want" ] && pass "exit code $rc agrees with the whole TAP" ||
 		fail "exit code $rc, TAP says $want"
 }
 
+# The controls the suite lists, each with a verdict, each a pass.
 t_controls_pass() {
-	local bad
+	local controls bad
 
-	bad=$(grep -E '^ingress_(mirred|bpf_redirect)\.' "$OUT/verdicts" |
-	      grep -v ' pass$')
-	[ -z "$bad" ] && pass "ingress controls pass" ||
-		fail "ingress controls do not pass: $bad"
+	controls=$(expected_tests | grep -E '^ingress_(mirred|bpf_redirect)\.')
+	if [ -z "$controls" ]; then
+		fail "the suite lists no ingress control (ingress_mirred.*, ingress_bpf_redirect.*)"
+		return
+	fi
+	bad=$(awk 'FILENAME == ARGV[1] { v[$1] = $2; next }
+		   !($1 in v) { print $1, "no verdict"; next }
+		   v[$1] != "pass" { print $1, v[$1] }' "$OUT/verdicts" - <<<"$controls")
+	[ -z "$bad" ] && pass "ingress controls pass ($(echo $controls))" ||
+		fail "ingress controls do not pass: $(echo $bad)"
 }
 
 t_failures_diagnosed() {
 	local words='reclassified|skipped|looped|not-redirected|misredirected|dropped-by-ifb|wrong-device|duplicated|not-delivered|corrupted|retransmitted|actions-skipped|actions-repeated|misclassified|fields-changed|tapped-again|not-tapped|not-batched|not-shaped|not-gso|kernel-warning'
 	local bad
 
+	if [ ! -s "$OUT/verdicts" ]; then
+		fail "no verdicts: no failure to find a diagnosis in"
+		return
+	fi
 	bad=$(grep ' fail:' "$OUT/verdicts" | grep -vE " fail:($words)$")
 	[ -z "$bad" ] && pass "every failure names a known diagnosis" ||
 		fail "failures that name no diagnosis of the kernel (setup and noisy are the suite's own faults): $bad"
@@ -68,6 +83,10 @@ t_failures_diagnosed() {
 t_skips_say_why() {
 	local bad
 
+	if ! grep -qE '^(not )?ok [0-9]+ ' "$OUT/tap"; then
+		fail "no result lines in the TAP: no skip to read"
+		return
+	fi
 	bad=$(grep -E '^ok [0-9]+ .* # SKIP *$' "$OUT/tap")
 	[ -z "$bad" ] && pass "every skip gives a reason" ||
 		fail "skips without a reason: $bad"
@@ -143,4 +162,9 @@ main() {
 	summary
 }
 
+# Sourced (tests/selftest.sh), only the functions are wanted.
+[ "${BASH_SOURCE[0]}" != "$0" ] && return 0
+. "$TOP/tests/selftest.sh"
+OUT=$(mktemp -d)
+trap 'selftests_cleanup; rm -rf "$OUT"' EXIT
 main "$@"

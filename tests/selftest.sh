@@ -364,6 +364,14 @@ SCRIPT_FN='source <(sed "\$d" "$0") || exit 2
 declare -F "$1" >/dev/null || { echo "self-test: no function $1 in $0"; exit 2; }
 "$@"'
 
+# expect fail, and the failure is the check's own: its "not ok - " line,
+# not a script that could not run.
+expect_check_fails() {
+	expect fail "$@"
+	grep -q '^not ok - ' "$ST/out" ||
+		fail "self-test: $1: the check did not say 'not ok': $(head -3 "$ST/out")"
+}
+
 # A stand-in for qemu and for the kernel build, in $ST/fv: the fake qemu
 # writes $ST/fv/guest (the guest's output, with init.sh's markers) to
 # the second -serial file, as a booted kernel would; the fake make leaves
@@ -582,6 +590,25 @@ st_compare_input() {
 		awk -f "$cmp" "$exp" "$ST/twice"
 }
 
+# The leftover check, blind: no bpftool, or one that fails.
+st_leftovers_blind() {
+	printf '#!/bin/sh\necho "libbpf: failed" >&2\nexit 1\n' >"$ST/bpftool-fails"
+	chmod +x "$ST/bpftool-fails"
+	expect fail "leftover check, a snapshot with no bpftool" \
+		env BPFTOOL="$ST/nosuch" bash -c '. "$0" && snapshot "$1"' "$TOP/tests/lib.sh" "$ST/blind1"
+	expect fail "leftover check, a snapshot with a failing bpftool" \
+		env BPFTOOL="$ST/bpftool-fails" bash -c '. "$0" && snapshot "$1"' "$TOP/tests/lib.sh" "$ST/blind2"
+	if snapshot "$ST/seen"; then
+		expect fail "leftover check, bpftool failing after the snapshot" \
+			env BPFTOOL="$ST/bpftool-fails" bash -c '. "$0" && wait_no_leftovers "$1"' \
+			"$TOP/tests/lib.sh" "$ST/seen"
+		grep -q bpftool "$ST/out" ||
+			fail "self-test: the leftover check does not name bpftool: $(cat "$ST/out")"
+	else
+		fail "self-test: cannot take a snapshot with $BPFTOOL"
+	fi
+}
+
 # vmtest.sh's main on the columns already in $ST/vm: nothing is built
 # or booted.
 vmtest_main() {
@@ -603,6 +630,49 @@ st_vmtest_save() {
 		in_vmtest vmtest_main --save "$ST/vm/new" stock
 	expect pass "vmtest --save NEW writes the measured matrix" \
 		grep -q '^egress_mirred.ipv4  *pass$' "$ST/vm/new"
+}
+
+# run.sh's host CHECK on the run in DIR (tap, rc, verdicts, seconds):
+# passes when the check passed.
+host_check() {
+	bash -c 'source <(sed "\$d" "$0") || exit 2
+		declare -F "$2" >/dev/null || { echo "self-test: no check $2 in $0"; exit 2; }
+		OUT=$(mktemp -d)
+		trap "rm -rf \"\$OUT\"" EXIT
+		cp -r "$1"/. "$OUT"/
+		"$2"
+		[ "$FAILED" -eq 0 ]' "$TOP/tests/run.sh" "$@"
+}
+
+# A suite that lists 4 tests (two of them controls) and prints only its
+# plan, exit 0: every check that reads the run must fail.
+st_host_checks() {
+	local SUITE=$ST/suite t
+
+	export SUITE
+	fake_suite
+	harness_list tc_skip_egress ipv4 egress_mirred "" ipv6 ingress_mirred >"$ST/list"
+	mkdir -p "$ST/host"
+	echo 1..4 >"$ST/tap"
+	"$SUITE" >"$ST/host/tap" 2>&1
+	echo 0 >"$ST/host/rc"
+	tap_verdicts <"$ST/host/tap" >"$ST/host/verdicts"
+	echo 0.1 >"$ST/host/seconds"
+	for t in t_lists_every_test t_exit_code_matches_tap t_controls_pass \
+		 t_failures_diagnosed t_skips_say_why; do
+		expect_check_fails "host check $t, a suite that lists 4 tests and prints only 1..4" \
+			host_check "$ST/host" "$t"
+	done
+	printf '%s\n' 1..4 'ok 1 tc_skip_egress.ipv4.egress_mirred' \
+		'ok 2 tc_skip_egress.ipv4.ingress_mirred' 'ok 3 tc_skip_egress.ipv6.egress_mirred' \
+		'ok 4 tc_skip_egress.ipv6.ingress_mirred' >"$ST/tap"
+	"$SUITE" >"$ST/host/tap" 2>&1
+	tap_verdicts <"$ST/host/tap" >"$ST/host/verdicts"
+	for t in t_lists_every_test t_exit_code_matches_tap t_controls_pass \
+		 t_failures_diagnosed t_skips_say_why; do
+		expect pass "host check $t, the same suite's whole run" host_check "$ST/host" "$t"
+	done
+	export -n SUITE
 }
 
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
@@ -628,7 +698,9 @@ selftests() {
 	st_peers
 	st_bench_summarize
 	st_compare_input
+	st_leftovers_blind
 	st_vmtest_save
+	st_host_checks
 	selftests_cleanup
 }
 
