@@ -7,7 +7,8 @@
 # that these checks fail when fed broken input (tests/selftest.sh).
 # Each check decides from what it was asked to check: a TAP that is not
 # whole (vm/tap-plan.awk), or rows it lacks, fail it; silence passes none.
-# CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots).
+# CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots);
+# CHECK_STRESS=0 the light stress run (tests/stress.sh, see t_stress).
 # No -e: every check takes its commands' statuses and judges them.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -139,6 +140,28 @@ t_vm_test_progs_matrix() {
 	fi
 }
 
+# A light make stress (tests/stress.sh), so that it cannot rot unseen:
+# every part of it but the VM one, with fewer kills and runs. Each of its
+# results counts here.
+t_stress() {
+	local line rc runs=${CHECK_STRESS_RUNS:-3} kills=${CHECK_STRESS_KILLS:-3}
+
+	RUNS=$runs KILLS=$kills STRESS_VM=0 "$TOP/tests/stress.sh" >"$OUT/stress" 2>&1
+	rc=$?
+	echo "# stress (RUNS=$runs KILLS=$kills STRESS_VM=0), exit $rc:"
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*)	pass "stress: ${line#ok - }" ;;
+		"not ok - "*)	fail "stress: ${line#not ok - }" ;;
+		*)		echo "# $line" ;;
+		esac
+	done <"$OUT/stress"
+	# An exit code its results do not explain: it stopped half way.
+	[ "$rc" = 0 ] || grep -q '^not ok - ' "$OUT/stress" ||
+		fail "stress: exit $rc with no failed result: it stopped before the end"
+	grep -qE '^(not )?ok - ' "$OUT/stress" || fail "stress: no result at all"
+}
+
 main() {
 	t_builds
 	[ -x "$SUITE" ] || { summary; exit 1; }
@@ -155,6 +178,7 @@ main() {
 	# The checks above, fed broken input, must fail (tests/selftest.sh).
 	selftests
 	. "$TOP/tests/docs-check.sh"
+	[ "${CHECK_STRESS:-1}" != 0 ] && t_stress
 	if [ "${CHECK_VM:-1}" != 0 ]; then
 		t_vm_matrix
 		t_vm_test_progs_matrix

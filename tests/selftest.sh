@@ -609,6 +609,27 @@ st_leftovers_blind() {
 	fi
 }
 
+# expect_one_line_error of tests/stress.sh on CMD...: passes when its
+# check passed.
+stress_bad_input() {
+	(
+		. "$TOP/tests/stress.sh"
+		expect_one_line_error "self-test" "$@"
+		[ "$FAILED" -eq 0 ]
+	)
+}
+
+st_stress_bad_input() {
+	expect_check_fails "stress bad-input check, a command that does not exist (127)" \
+		stress_bad_input "$ST/nosuch-command" --bogus
+	printf '#!/bin/sh\nexec nosuch-tool-either "$@"\n' >"$ST/calls-nothing"
+	chmod +x "$ST/calls-nothing"
+	expect_check_fails "stress bad-input check, a script whose tool is missing (127)" \
+		stress_bad_input "$ST/calls-nothing" --bogus
+	expect pass "stress bad-input check, a one-line refusal" \
+		stress_bad_input "$TOP/scripts/run-suite.sh" --bogus
+}
+
 # vmtest.sh's main on the columns already in $ST/vm: nothing is built
 # or booted.
 vmtest_main() {
@@ -675,6 +696,64 @@ st_host_checks() {
 	export -n SUITE
 }
 
+# Ctrl-C during the kernel-warning check: its /dev/kmsg writer must stop.
+# Run in a mount namespace of its own where /dev/kmsg is a file, so that
+# nothing is written to the real kernel log; the suite is a stand-in that
+# passes at once without a writer and hangs once one writes.
+st_kmsg_writer() {
+	local pid end left
+
+	if [ "$(id -u)" -ne 0 ]; then
+		fail "self-test: the kmsg writer check needs root"
+		return
+	fi
+	mkdir -p "$ST/kw"
+	: >"$ST/kw/kmsg"
+	harness_list tc_skip_egress ipv4 ingress_mirred "" "" egress_unrelated >"$ST/kw/list"
+	cat >"$ST/kw/suite" <<-EOF
+	#!/bin/bash
+	[ "\$1" = -l ] && cat "$ST/kw/list" >&2 && exit 4
+	for i in 1 2 3 4; do
+		[ -s /dev/kmsg ] && exec sleep 60
+		sleep 0.05
+	done
+	echo 1..1
+	echo "ok 1 tc_skip_egress.ipv4.ingress_mirred"
+	EOF
+	chmod +x "$ST/kw/suite"
+	# A background job of a script starts with SIGINT ignored, and bash
+	# cannot undo that: env gives it back its default, as a terminal's
+	# foreground job has it.
+	setsid env --default-signal=INT unshare -m bash -c 'mount --bind "$1" /dev/kmsg || exit 1
+		export SUITE=$2
+		. "$3" && s_kernel_warnings' _ "$ST/kw/kmsg" "$ST/kw/suite" \
+		"$TOP/tests/stress.sh" >"$ST/kw/log" 2>&1 &
+	pid=$!
+	end=$((SECONDS + 10))
+	until [ -s "$ST/kw/kmsg" ] || [ "$SECONDS" -ge "$end" ]; do
+		sleep 0.05
+	done
+	if [ ! -s "$ST/kw/kmsg" ]; then
+		kill -KILL -- "-$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		fail "self-test: the kernel-warning check never started its writer: $(head -3 "$ST/kw/log")"
+		return
+	fi
+	# Ctrl-C: SIGINT to the whole process group.
+	kill -INT -- "-$pid" 2>/dev/null
+	end=$((SECONDS + 5))
+	while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
+		sleep 0.05
+	done
+	: >"$ST/kw/kmsg"
+	sleep 0.3
+	left=$(wc -c <"$ST/kw/kmsg")
+	kill -KILL -- "-$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	expect pass "stress kernel-warning check, Ctrl-C: the kmsg writer stops (${left} bytes written after)" \
+		test "$left" -eq 0
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup() {
 	end_leak
@@ -699,8 +778,10 @@ selftests() {
 	st_bench_summarize
 	st_compare_input
 	st_leftovers_blind
+	st_stress_bad_input
 	st_vmtest_save
 	st_host_checks
+	st_kmsg_writer
 	selftests_cleanup
 }
 
