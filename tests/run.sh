@@ -119,11 +119,16 @@ t_test_progs_agrees() {
 	fi
 }
 
+# The VM matrices' TAP and logs stay in this clone's build/ even when the
+# kernel images come from a shared VM_BUILD (another clone's build/vm):
+# two clones' runs must not overwrite each other's results.
+VM_RESULTS=${VM_RESULTS:-$TOP/build/vm/results}
+
 # The suite must tell kernels apart: on a stock and on a fixed (fix, the
 # reference fix of vm/kernels/fix/) kernel, built from source and booted in qemu, the verdicts must be those
 # of vm/expected-matrix.txt, and test_progs must agree with kselftest.
 t_vm_matrix() {
-	if "$TOP/vm/vmtest.sh" stock fix >"$OUT/vm" 2>&1; then
+	if VM_RESULTS=$VM_RESULTS "$TOP/vm/vmtest.sh" stock fix >"$OUT/vm" 2>&1; then
 		pass "VM matrix for stock and fix matches vm/expected-matrix.txt"
 	else
 		fail "VM matrix for stock and fix differs from the expected one"
@@ -132,7 +137,7 @@ t_vm_matrix() {
 }
 
 t_vm_test_progs_matrix() {
-	if "$TOP/vm/vmtest.sh" --front test_progs stock fix >"$OUT/vmtp" 2>&1; then
+	if VM_RESULTS=$VM_RESULTS "$TOP/vm/vmtest.sh" --front test_progs stock fix >"$OUT/vmtp" 2>&1; then
 		pass "VM matrix of the test_progs front end (stock, fix) matches too"
 	else
 		fail "test_progs in VMs differs from the expected matrix"
