@@ -6,12 +6,14 @@
 # tc_redirect_ifb/<scenario>_<ipv> must say what the kselftest test of
 # row <scenario>.<ipv> says. Both TAPs are read by vm/tap2cells.awk (the
 # matrix's own reader, with vm/rows.awk's names); exits non-zero on any
-# difference, naming it, and when either front end gave no verdicts.
+# difference, naming it, and when either front end gave no verdicts or a
+# TAP that is not whole (vm/tap-plan.awk: cut off, or bailed out).
 #
 # Needs root. Binaries: $BUILD/test_progs/test_progs (make test_progs)
 # and $BUILD/net/tc_skip_egress/tc_skip_egress (make suite).
 
-set -u
+# No -e: each front end's status and output are taken and judged.
+set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 KS=$BUILD/net/tc_skip_egress/tc_skip_egress
@@ -27,10 +29,15 @@ verdicts()
 }
 
 [ -x "$KS" ] || die "missing $KS (make suite)"
-(cd "${KS%/*}" && ./tc_skip_egress) 2>&1 | verdicts > "$TMP/ks"
+(cd "${KS%/*}" && ./tc_skip_egress) > "$TMP/ks.tap" 2>&1
+verdicts < "$TMP/ks.tap" > "$TMP/ks"
 BUILD=$BUILD "$TOP/mk/test_progs-tap.sh" > "$TMP/tap" 2> "$TMP/err"
 rc=$?
 verdicts < "$TMP/tap" > "$TMP/tp"
+for front in kselftest:ks.tap test_progs:tap; do
+	whole=$(awk -f "$TOP/vm/tap-plan.awk" "$TMP/${front#*:}") ||
+		die "the ${front%%:*} TAP is not whole: $whole"
+done
 
 # 1 is "a subtest failed", a verdict like any other; 2 is no verdict.
 if [ $rc -gt 1 ]; then

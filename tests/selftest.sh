@@ -245,11 +245,14 @@ st_test_progs_check() {
 	fake_suite
 	cp "$ST/suite" "$ST/tp/net/tc_skip_egress/tc_skip_egress"
 	harness_list egress_mirred ipv4 verdict >"$ST/list"
-	printf 'ok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
+	printf '1..1\nok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
 	echo '{"success":1,"success_subtest":1,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
 	expect pass "test_progs-check, both front ends pass" \
 		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
-	printf '# diagnosis: reclassified\nnot ok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
+	printf '1..2\nok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
+	expect fail "test_progs-check, the same verdicts from a kselftest TAP cut off" \
+		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
+	printf '1..1\n# diagnosis: reclassified\nnot ok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
 	expect fail "test_progs-check, the front ends disagree" \
 		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
 	echo '{"success":1,"success_subtest":0,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
