@@ -127,54 +127,114 @@ leftovers() {
 	comm -13 "$1" - <<<"$(sort <<<"$now")"
 }
 
-# The leftover lines on stdin, each namespace with who holds it: the
-# processes in it, with a descriptor on it, or with a bind mount of it in
-# their mount namespace, as "comm[pid]".
-explain_leftovers() {
-	{
-		find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
-			-printf 'hold %l %h\n' 2>/dev/null
-		grep -H ' - nsfs ' /proc/[0-9]*/mountinfo 2>/dev/null |
-			awk '$4 ~ /^net:/ { print "hold", $4, $1 }'
-		cat
-	} | awk '
+# "hold KIND KEY PID" for every holder of a network namespace (KEY its
+# net:[inode]; a process in it, with a descriptor on it, or with a bind
+# mount of it in its mount namespace) and of a BPF program, map or link
+# (KEY its id; a process with a descriptor on it: bpftool's "pids").
+holders() {
+	local what
+
+	find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
+		-printf 'hold netns %l %h\n' 2>/dev/null |
+		awk '{ split($4, p, "/"); print $1, $2, $3, p[3] }'
+	grep -H ' - nsfs ' /proc/[0-9]*/mountinfo 2>/dev/null |
+		awk '$4 ~ /^net:/ { split($1, p, "/"); print "hold netns", $4, p[3] }'
+	[ -x "$BPFTOOL" ] || return 0
+	for what in prog map link; do
+		"$BPFTOOL" -j "$what" show 2>/dev/null |
+			jq -r --arg w "$what" '.[]? | .id as $id | (.pids // [])[] |
+				"hold \($w) \($id) \(.pid)"' 2>/dev/null
+	done
+}
+
+# The session of process $1.
+session_of() {
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f4
+}
+
+# The leftover lines on stdin, each with who holds it ("comm[pid]"), and
+# whose it is: "ours LINE" when a process of the sessions SIDS ($1, a
+# list) holds it, or nothing does and it is a BPF object (pinned, or held
+# by the kernel: a tc filter on a root device; or on its way out);
+# "foreign LINE" when only processes of other sessions hold it: someone
+# else's run on this machine, not something a run of ours left; "gone
+# LINE" for a namespace nothing holds any more: only processes held it
+# (that is how it was listed), so it is being freed. Namespace inodes are
+# reused at once: an inode seen again may be another namespace, so a
+# namespace is judged by its holders at this look only.
+attribute_leftovers() {
+	{ holders; cat; } | awk -v sids="$1" '
+		BEGIN {
+			n = split(sids, s, " ")
+			for (i = 1; i <= n; i++)
+				our[s[i]] = 1
+		}
 		$1 == "hold" {
-			split($3, p, "/")
-			if (!(($2, p[3]) in seen)) {
-				seen[$2, p[3]] = 1
-				c = ""
-				getline c < ("/proc/" p[3] "/comm")
-				close("/proc/" p[3] "/comm")
-				who[$2] = who[$2] " " c "[" p[3] "]"
-			}
+			key = $2 SUBSEP $3
+			if ((key, $4) in seen)
+				next
+			seen[key, $4] = 1
+			c = st = ""
+			getline c < ("/proc/" $4 "/comm")
+			close("/proc/" $4 "/comm")
+			getline st < ("/proc/" $4 "/stat")
+			close("/proc/" $4 "/stat")
+			sub(/.*\) /, "", st)
+			split(st, f, " ")
+			who[key] = who[key] " " c "[" $4 "]"
+			if (f[4] in our)
+				mine[key] = 1
+			held[key] = 1
 			next
 		}
-		$1 == "netns" {
-			print $0 ", held by" ($2 in who ? who[$2] : " nothing any more")
-			next
-		}
-		{ print }'
+		{
+			key = $1 SUBSEP $2
+			if (key in mine)
+				whose = "ours"
+			else if (key in held)
+				whose = "foreign"
+			else
+				whose = ($1 == "netns") ? "gone" : "ours"
+			print whose, $0 ", held by" (key in held ? who[key] : " nothing any more")
+		}'
 }
 
 # Namespaces and BPF objects die asynchronously after the last reference
-# goes: wait for the leftovers to go, bounded (10 s); print what stays.
-# One look takes about a second here (bpftool), hence a deadline.
+# goes: wait for the leftovers to go, bounded ($LEFTOVER_WAIT s, 10);
+# print what stays, with who holds it. One look takes about a second here
+# (bpftool), hence a deadline.
+#
+# On a shared machine others' runs come and go meanwhile. What counts is
+# ours (attribute_leftovers: held by this script's session or by the
+# sessions SID... given after FILE; a BPF object also when nothing holds
+# it) and there at every look since the first: others' objects that come
+# and go, those only their processes hold, and namespaces on their way
+# out are not a run of ours left behind.
 wait_no_leftovers() {
-	local end left
+	local snap=$1 end left sids kept now
 
-	end=$((SECONDS + 10))
+	shift
+	sids="$(session_of $$) $*"
+	end=$((SECONDS + ${LEFTOVER_WAIT:-10}))
+	kept=
 	while :; do
-		left=$(leftovers "$1")
+		left=$(leftovers "$snap")
 		case $?,$left in
 		0,)	return 0 ;;
 		2,*)	echo "$left"; return 1 ;;
 		esac
-		# Who holds them now, before they go.
-		left=$(explain_leftovers <<<"$left")
+		now=$(attribute_leftovers "$sids" <<<"$left" | sed -n 's/^ours //p')
+		if [ -z "$kept" ]; then
+			kept=$now
+		else
+			kept=$(awk 'FILENAME == ARGV[1] { was[$1, $2] = 1; next }
+				    ($1, $2) in was' <(echo "$kept") - <<<"$now")
+		fi
+		[ -z "$kept" ] && return 0
 		[ "$SECONDS" -ge "$end" ] && break
 		sleep 0.1
 	done
-	echo "$left"
+	echo "$kept"
 	return 1
 }
 

@@ -284,8 +284,10 @@ end_leak() {
 
 # Hold BPF programs pinned in a bpffs that only a private mount namespace
 # sees, LEAK holding that; nothing stays on the host once it is killed.
+# The load took over 10 s once on the loaded machine (load average 9):
+# 30 s is the bound.
 leak_bpf_prog() {
-	local obj=${SUITE%/*}/test_tc_redirect_ifb.bpf.o end=$((SECONDS + 10))
+	local obj=${SUITE%/*}/test_tc_redirect_ifb.bpf.o end=$((SECONDS + 30))
 
 	mkdir -p "$ST/bpffs"
 	# The background job opens the file when it starts: make it now, so
@@ -757,9 +759,91 @@ st_kmsg_writer() {
 		test "$left" -eq 0
 }
 
+# Hold a new network namespace from a session of its own (someone else's
+# run, as far as this script can tell): a process, FOREIGN, in it.
+leak_foreign_netns() {
+	local end=$((SECONDS + 5))
+
+	setsid unshare -n sleep 600 &
+	FOREIGN=$!
+	until [ "$(readlink "/proc/$FOREIGN/ns/net")" != "$(readlink /proc/self/ns/net)" ]; do
+		kill -0 "$FOREIGN" 2>/dev/null && [ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+
+# wait_no_leftovers on FILE with SIDs, briefly: does it name THING ($2)?
+leftover_named() {
+	local snap=$1 thing=$2 out
+
+	shift 2
+	out=$(LEFTOVER_WAIT=2 wait_no_leftovers "$snap" "$@")
+	echo "$out"
+	grep -qF "$thing" <<<"$out"
+}
+
+# The leftover wait counts what this script's session, or the sessions it
+# names (a killed run's), hold, or what nothing holds; not what only
+# another session's processes hold: on a shared machine that is someone
+# else's run, and it made make stress fail for what others did.
+st_leftovers_foreign() {
+	local thing
+
+	if [ "$(id -u)" -ne 0 ]; then
+		fail "self-test: leftover attribution checks need root"
+		return
+	fi
+	snapshot "$ST/before-foreign" || { fail "self-test: cannot take a snapshot"; return; }
+	FOREIGN=
+	if leak_foreign_netns; then
+		thing="netns $(readlink "/proc/$FOREIGN/ns/net")"
+		expect fail "leftover wait, a namespace only another session holds is not ours" \
+			leftover_named "$ST/before-foreign" "$thing"
+		expect pass "leftover wait, the same namespace, its session named as ours (a killed run's)" \
+			leftover_named "$ST/before-foreign" "$thing" "$FOREIGN"
+	else
+		fail "self-test: could not make a namespace in another session"
+	fi
+	[ -n "$FOREIGN" ] && kill "$FOREIGN" 2>/dev/null && wait "$FOREIGN" 2>/dev/null
+	FOREIGN=
+	if leak_netns; then
+		thing="netns $(readlink "/proc/$LEAK/ns/net")"
+		expect pass "leftover wait, a namespace this session holds is ours" \
+			leftover_named "$ST/before-foreign" "$thing"
+	else
+		fail "self-test: could not make a namespace to leak"
+	fi
+	end_leak
+}
+
+# s_kills of tests/stress.sh on a stand-in suite ($ST/ks/suite), 3 kills:
+# TERM, KILL, INT.
+stress_kills() {
+	(
+		. "$TOP/tests/stress.sh"
+		export SUITE=$ST/ks/suite
+		KILLS=3
+		export LEFTOVER_WAIT=2
+		snapshot "$OUT/before" || exit 2
+		s_kills
+		[ "$FAILED" -eq 0 ]
+	)
+}
+
+st_stress_kills() {
+	mkdir -p "$ST/ks"
+	printf '#!/bin/bash\nsleep 4\necho 1..1\necho ok 1 x\n' >"$ST/ks/suite"
+	chmod +x "$ST/ks/suite"
+	expect pass "stress kill check, a run each signal kills" stress_kills
+	printf '#!/bin/bash\ntrap "" INT TERM\nsleep 4\necho 1..1\necho ok 1 x\n' >"$ST/ks/suite"
+	expect_check_fails "stress kill check, a run that INT and TERM do not kill" stress_kills
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup() {
 	end_leak
+	[ -n "${FOREIGN:-}" ] && kill "$FOREIGN" 2>/dev/null
+	FOREIGN=
 	[ -n "${ST:-}" ] && rm -rf "$ST"
 	ST=
 }
@@ -785,6 +869,8 @@ selftests() {
 	st_vmtest_save
 	st_host_checks
 	st_kmsg_writer
+	st_leftovers_foreign
+	st_stress_kills
 	selftests_cleanup
 }
 

@@ -36,11 +36,19 @@ verdicts_of() {
 
 # Kill a run at a random point with SIGINT (the whole process group, as
 # Ctrl-C does), SIGTERM (the runner only) or SIGKILL (as a timeout does).
+# The run is a session of its own (RUN_SID). It starts with SIGINT at its
+# default: a script's background job starts with SIGINT ignored, and the
+# suite does not handle it, so a plain "setsid SUITE &" never died of the
+# INT and ran to its end. RUN_RC is how it ended: 128 + the signal when
+# the signal killed it.
+RUN_SID=
+RUN_RC=
 kill_at_random() {
 	local sig=$1 pid delay
 
-	setsid "$SUITE" >/dev/null 2>&1 &
+	setsid env --default-signal=INT "$SUITE" >/dev/null 2>&1 &
 	pid=$!
+	RUN_SID=$pid
 	delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", r % 200 / 100 }')
 	sleep "$delay"
 	case $sig in
@@ -48,22 +56,37 @@ kill_at_random() {
 	TERM) kill -s TERM "$pid" 2>/dev/null ;;
 	esac
 	wait "$pid" 2>/dev/null
+	RUN_RC=$?
 	echo "$sig after ${delay}s"
 }
 
+# A run that the signal did not kill tested no cleanup: it counts as a
+# failure of the check, not as a run that left nothing. What counts as
+# left behind is the leftover check's (wait_no_leftovers): ours, the
+# killed run's session included, and there at every look.
 s_kills() {
-	local i sig left bad=0
+	local i sig left bad=0 missed=0 want
 
 	for i in $(seq 1 "$KILLS"); do
 		sig=$(echo INT TERM KILL | cut -d' ' -f$((i % 3 + 1)))
 		kill_at_random "$sig" >>"$OUT/kills"
-		if ! left=$(wait_no_leftovers "$OUT/before"); then
+		want=$((128 + $(kill -l "$sig")))
+		if [ "$RUN_RC" != "$want" ]; then
+			missed=$((missed + 1))
+			echo "# not killed by $(tail -1 "$OUT/kills"): the run ended with exit $RUN_RC, not $want"
+		fi
+		if ! left=$(wait_no_leftovers "$OUT/before" "$RUN_SID"); then
 			bad=$((bad + 1))
 			echo "# left behind after $(tail -1 "$OUT/kills"): $left"
 		fi
 	done
-	[ "$bad" -eq 0 ] && pass "cleanup: $KILLS runs killed at random points (INT, TERM, KILL), 0 leftovers" ||
+	if [ "$missed" -ne 0 ]; then
+		fail "cleanup: $missed of $KILLS runs were not killed by their signal: nothing tested there"
+	elif [ "$bad" -ne 0 ]; then
 		fail "cleanup: $bad of $KILLS killed runs left something behind"
+	else
+		pass "cleanup: $KILLS runs killed at random points (INT, TERM, KILL), each by its signal, 0 leftovers"
+	fi
 }
 
 s_parallel() {
