@@ -16,12 +16,14 @@ fail() { FAILED=$((FAILED + 1)); echo "not ok - $*"; }
 # (egress_mirred.ipv4), NAME the harness's name for -r. The suite's own
 # list is the one list of scenarios; vm/rows.awk maps either harness
 # naming to rows.
-suite_tests() {
+suite_tests()
+{
 	"$SUITE" -l 2>&1 | awk -f "$TOP/vm/rows.awk" -f "$TOP/vm/list2rows.awk"
 }
 
 # Every row the suite must give a verdict for.
-expected_tests() {
+expected_tests()
+{
 	suite_tests | cut -d' ' -f1
 }
 
@@ -29,7 +31,8 @@ expected_tests() {
 # line. A suite that lists nothing fails: it cannot have covered anything.
 # (FILENAME, not NR == FNR: an empty FILE would make every listed row
 # count as a verdict.)
-missing_verdicts() {
+missing_verdicts()
+{
 	local rows
 
 	rows=$(expected_tests)
@@ -41,25 +44,29 @@ missing_verdicts() {
 }
 
 # The harness's name of ROW, for SUITE -r.
-harness_name() {
+harness_name()
+{
 	suite_tests | awk -v row="$1" '$1 == row { print $2 }'
 }
 
 # "ROW CELL" per test (pass, skip, fail:WORD) from the harness's TAP on
 # stdin, read as the VM matrix reads it.
-tap_verdicts() {
+tap_verdicts()
+{
 	awk -f "$TOP/vm/rows.awk" -f "$TOP/vm/tap2cells.awk"
 }
 
 # Two verdict lists agree: equal, and not empty (two runs that gave
 # nothing agree on nothing).
-same_verdicts() {
+same_verdicts()
+{
 	[ -s "$1" ] && [ -s "$2" ] && cmp -s "$1" "$2"
 }
 
 # VALUE is a number of seconds below LIMIT; an empty or garbled time is
 # not within any limit.
-within_limit() {
+within_limit()
+{
 	[[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] &&
 		awk -v s="$1" -v l="$2" 'BEGIN { exit !(s + 0 < l + 0) }'
 }
@@ -67,7 +74,8 @@ within_limit() {
 # Every network namespace on the host, however it is held: a process in
 # it, a file descriptor on it, or a bind mount of it (in any mount
 # namespace). A namespace with no name in "ip netns" is still here.
-netns_in_use() {
+netns_in_use()
+{
 	find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
 		-printf '%l\n' 2>/dev/null
 	cat /proc/[0-9]*/mountinfo 2>/dev/null |
@@ -79,7 +87,8 @@ netns_in_use() {
 # and maps by id. Fails, saying why on stderr, when it cannot see them
 # all: without bpftool (missing, failing, or output jq cannot read) the
 # BPF objects are unseen, and "nothing left" would mean nothing.
-system_state() {
+system_state()
+{
 	local what out links
 
 	netns_in_use | sort -u | sed 's/^/netns /'
@@ -104,7 +113,8 @@ system_state() {
 
 # Snapshot the state into FILE, before the suite runs. Fails when the
 # state cannot be read whole (the reason on stderr).
-snapshot() {
+snapshot()
+{
 	local state
 
 	state=$(system_state) || return 1
@@ -114,7 +124,8 @@ snapshot() {
 # What is there now and was not in the snapshot FILE. Without a usable
 # snapshot, or a view of the system, everything is suspect: say so, and
 # fail (2).
-leftovers() {
+leftovers()
+{
 	local now
 
 	if ! grep -qs '^netns ' "$1"; then
@@ -131,7 +142,8 @@ leftovers() {
 # net:[inode]; a process in it, with a descriptor on it, or with a bind
 # mount of it in its mount namespace) and of a BPF program, map or link
 # (KEY its id; a process with a descriptor on it: bpftool's "pids").
-holders() {
+holders()
+{
 	local what
 
 	find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
@@ -148,7 +160,8 @@ holders() {
 }
 
 # The session of process $1.
-session_of() {
+session_of()
+{
 	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f4
 }
 
@@ -162,7 +175,8 @@ session_of() {
 # (that is how it was listed), so it is being freed. Namespace inodes are
 # reused at once: an inode seen again may be another namespace, so a
 # namespace is judged by its holders at this look only.
-attribute_leftovers() {
+attribute_leftovers()
+{
 	{ holders; cat; } | awk -v sids="$1" '
 		BEGIN {
 			n = split(sids, s, " ")
@@ -210,7 +224,8 @@ attribute_leftovers() {
 # it) and there at every look since the first: others' objects that come
 # and go, those only their processes hold, and namespaces on their way
 # out are not a run of ours left behind.
-wait_no_leftovers() {
+wait_no_leftovers()
+{
 	local snap=$1 end left sids kept now
 
 	shift
@@ -238,7 +253,8 @@ wait_no_leftovers() {
 	return 1
 }
 
-summary() {
+summary()
+{
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
 }

@@ -13,7 +13,8 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-run_suite() {
+run_suite()
+{
 	local start end
 
 	snapshot "$OUT/before" || echo "# cannot take a snapshot of namespaces and BPF objects"
@@ -25,12 +26,14 @@ run_suite() {
 	echo "$start $end" | awk '{printf "%.1f\n", $2 - $1}' >"$OUT/seconds"
 }
 
-t_builds() {
+t_builds()
+{
 	[ -x "$SUITE" ] && pass "suite binary built" ||
 		fail "suite binary $SUITE missing"
 }
 
-t_lists_every_test() {
+t_lists_every_test()
+{
 	local missing
 
 	missing=$(missing_verdicts "$OUT/verdicts") && [ -z "$missing" ] &&
@@ -39,7 +42,8 @@ t_lists_every_test() {
 }
 
 # The TAP is whole, and the exit code says what it says.
-t_exit_code_matches_tap() {
+t_exit_code_matches_tap()
+{
 	local rc want=0 whole
 
 	rc=$(cat "$OUT/rc")
@@ -53,7 +57,8 @@ t_exit_code_matches_tap() {
 }
 
 # The controls the suite lists, each with a verdict, each a pass.
-t_controls_pass() {
+t_controls_pass()
+{
 	local controls bad
 
 	controls=$(expected_tests | grep -E '^ingress_(mirred|bpf_redirect)\.')
@@ -68,7 +73,8 @@ t_controls_pass() {
 		fail "ingress controls do not pass: $(echo $bad)"
 }
 
-t_failures_diagnosed() {
+t_failures_diagnosed()
+{
 	local words='reclassified|skipped|looped|not-redirected|misredirected|dropped-by-ifb|wrong-device|duplicated|not-delivered|corrupted|retransmitted|actions-skipped|actions-repeated|misclassified|fields-changed|tapped-again|not-tapped|not-batched|not-shaped|not-gso|kernel-warning'
 	local bad
 
@@ -81,7 +87,8 @@ t_failures_diagnosed() {
 		fail "failures that name no diagnosis of the kernel (setup and noisy are the suite's own faults): $bad"
 }
 
-t_skips_say_why() {
+t_skips_say_why()
+{
 	local bad
 
 	if ! grep -qE '^(not )?ok [0-9]+ ' "$OUT/tap"; then
@@ -93,7 +100,8 @@ t_skips_say_why() {
 		fail "skips without a reason: $bad"
 }
 
-t_bounded() {
+t_bounded()
+{
 	local s
 
 	s=$(cat "$OUT/seconds")
@@ -102,7 +110,8 @@ t_bounded() {
 		fail "whole run took ${s}s, over 60s"
 }
 
-t_cleans_up() {
+t_cleans_up()
+{
 	local left
 
 	left=$(wait_no_leftovers "$OUT/before") &&
@@ -110,7 +119,8 @@ t_cleans_up() {
 		fail "left behind: $(echo $left)"
 }
 
-t_test_progs_agrees() {
+t_test_progs_agrees()
+{
 	if "$TOP/mk/test_progs-check.sh" >"$OUT/tp" 2>&1; then
 		pass "test_progs front end gives the kselftest verdicts"
 	else
@@ -127,7 +137,8 @@ VM_RESULTS=${VM_RESULTS:-$TOP/build/vm/results}
 # The suite must tell kernels apart: on a stock and on a fixed (fix, the
 # reference fix of vm/kernels/fix/) kernel, built from source and booted in qemu, the verdicts must be those
 # of vm/expected-matrix.txt, and test_progs must agree with kselftest.
-t_vm_matrix() {
+t_vm_matrix()
+{
 	if VM_RESULTS=$VM_RESULTS "$TOP/vm/vmtest.sh" stock fix >"$OUT/vm" 2>&1; then
 		pass "VM matrix for stock and fix matches vm/expected-matrix.txt"
 	else
@@ -136,7 +147,8 @@ t_vm_matrix() {
 	sed 's/^/# /' "$OUT/vm" | tail -25
 }
 
-t_vm_test_progs_matrix() {
+t_vm_test_progs_matrix()
+{
 	if VM_RESULTS=$VM_RESULTS "$TOP/vm/vmtest.sh" --front test_progs stock fix >"$OUT/vmtp" 2>&1; then
 		pass "VM matrix of the test_progs front end (stock, fix) matches too"
 	else
@@ -148,7 +160,8 @@ t_vm_test_progs_matrix() {
 # A light make stress (tests/stress.sh), so that it cannot rot unseen:
 # every part of it but the VM one, with fewer kills and runs. Each of its
 # results counts here.
-t_stress() {
+t_stress()
+{
 	local line rc runs=${CHECK_STRESS_RUNS:-3} kills=${CHECK_STRESS_KILLS:-3}
 
 	RUNS=$runs KILLS=$kills STRESS_VM=0 "$TOP/tests/stress.sh" >"$OUT/stress" 2>&1
@@ -167,7 +180,8 @@ t_stress() {
 	grep -qE '^(not )?ok - ' "$OUT/stress" || fail "stress: no result at all"
 }
 
-main() {
+main()
+{
 	t_builds
 	[ -x "$SUITE" ] || { summary; exit 1; }
 	run_suite

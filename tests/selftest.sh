@@ -13,7 +13,8 @@ set -u
 # expect fail|pass WHAT CMD...: CMD, fed WHAT, must fail (or pass).
 # SELFTEST_VERBOSE=1 shows what each check said, to see that it failed
 # for the reason given.
-expect() {
+expect()
+{
 	local want=$1 what=$2 got=pass
 
 	shift 2
@@ -29,7 +30,8 @@ expect() {
 
 # Run a command in a subshell that holds vm/vmtest.sh's functions, with
 # its results and expectations in the scratch folder.
-in_vmtest() {
+in_vmtest()
+{
 	(
 		. "$TOP/vm/vmtest.sh"
 		RESULTS=$ST/vm
@@ -40,18 +42,21 @@ in_vmtest() {
 
 # A column's NAME.cells and NAME.fill, as run_column leaves them: cells
 # from stdin, FILL as fill_for gives it.
-fake_column() {
+fake_column()
+{
 	mkdir -p "$ST/vm"
 	cat >"$ST/vm/$1.cells"
 	echo "$2" >"$ST/vm/$1.fill"
 }
 
 # The matrix of columns "$@" from their cells, then the verdict on it.
-judge_columns() {
+judge_columns()
+{
 	matrix "$@" >"$RESULTS/matrix.txt" && judge "$RESULTS/matrix.txt" "$@"
 }
 
-st_rows() {
+st_rows()
+{
 	local got
 
 	got=$(printf '%s\n' egress_mirred.ipv4.verdict tc_skip_egress.ipv6.egress_mirred \
@@ -62,7 +67,8 @@ st_rows() {
 }
 
 # A stand-in for the suite binary: -l prints the listing in $ST/list.
-fake_suite() {
+fake_suite()
+{
 	cat >"$ST/suite" <<-EOF
 	#!/bin/bash
 	[ "\$1" = -l ] && cat "$ST/list" >&2 && exit 4
@@ -72,20 +78,23 @@ fake_suite() {
 }
 
 # The harness's -l layout: "%-20s %-25s %s" of fixture, variant, test.
-harness_list() {
+harness_list()
+{
 	printf '%-20s %-25s %s\n' "# FIXTURE" VARIANT TEST global "" ""
 	echo --------------------------------------------------------------------------------
 	printf '%-20s %-25s %s\n' "$@"
 }
 
 # The check of run.sh's t_lists_every_test, on $ST/verdicts.
-no_verdict_missing() {
+no_verdict_missing()
+{
 	local missing
 
 	missing=$(missing_verdicts "$ST/verdicts") && [ -z "$missing" ]
 }
 
-st_expected_tests() {
+st_expected_tests()
+{
 	local SUITE=$ST/suite
 
 	fake_suite
@@ -104,7 +113,8 @@ st_expected_tests() {
 		no_verdict_missing
 }
 
-st_repeat_and_time() {
+st_repeat_and_time()
+{
 	: >"$ST/empty1"
 	: >"$ST/empty2"
 	echo "egress_mirred.ipv4 pass" >"$ST/v1"
@@ -119,7 +129,8 @@ st_repeat_and_time() {
 	expect pass "bounded-time check, a time within the limit" within_limit 2.2 15
 }
 
-st_compare() {
+st_compare()
+{
 	local cmp=$TOP/vm/compare.awk exp=$TOP/vm/expected-matrix.txt
 
 	: >"$ST/empty"
@@ -133,7 +144,8 @@ st_compare() {
 	expect pass "compare.awk, the expected stock column" awk -f "$cmp" "$exp" "$ST/stock"
 }
 
-st_vmtest_judge() {
+st_vmtest_judge()
+{
 	rm -rf "$ST/vm"
 	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
 		fake_column stock missing
@@ -169,7 +181,8 @@ st_vmtest_judge() {
 # A stand-in for test_progs in a scratch BUILD: writes $ST/tp/NAME.json as
 # its -J summary, NAME being the one subtest's name (-a tc_redirect_ifb/x)
 # where there is such a file, else "all". No file, no summary.
-fake_test_progs() {
+fake_test_progs()
+{
 	mkdir -p "$ST/tp/test_progs" "$ST/tp/net/tc_skip_egress"
 	cat >"$ST/tp/test_progs/test_progs" <<-EOF
 	#!/bin/bash
@@ -191,18 +204,21 @@ fake_test_progs() {
 }
 
 # test_progs-tap.sh on rows egress_mirred.ipv4 and ingress_mirred.ipv4.
-tp_tap() {
+tp_tap()
+{
 	BUILD=$ST/tp "$TOP/mk/test_progs-tap.sh" -t egress_mirred.ipv4 \
 		-t ingress_mirred.ipv4 >"$ST/tp/tap"
 }
 
 # ... and its TAP gives these verdicts.
-tp_tap_says() {
+tp_tap_says()
+{
 	tp_tap
 	[ "$(tap_verdicts <"$ST/tp/tap" | paste -sd' ')" = "$*" ]
 }
 
-st_test_progs_tap() {
+st_test_progs_tap()
+{
 	local failed='{"name":"egress_mirred_ipv4","number":1,"failed":true,"message":"clsact counted 10\ndiagnosis: reclassified\n"}'
 
 	fake_test_progs
@@ -240,7 +256,8 @@ st_test_progs_tap() {
 }
 
 # test_progs-check.sh with a stand-in kselftest binary that prints $ST/tap.
-st_test_progs_check() {
+st_test_progs_check()
+{
 	fake_test_progs
 	fake_suite
 	cp "$ST/suite" "$ST/tp/net/tc_skip_egress/tc_skip_egress"
@@ -263,7 +280,8 @@ st_test_progs_check() {
 
 # Hold a new network namespace, with no name: a process in it, LEAK,
 # until it is killed. Returns once the process is in the namespace.
-leak_netns() {
+leak_netns()
+{
 	local end=$((SECONDS + 5))
 
 	unshare -n sleep 600 &
@@ -275,7 +293,8 @@ leak_netns() {
 }
 
 # Kill the process that holds a leaked namespace or program.
-end_leak() {
+end_leak()
+{
 	[ -n "$LEAK" ] || return 0
 	kill "$LEAK" 2>/dev/null
 	wait "$LEAK" 2>/dev/null
@@ -286,7 +305,8 @@ end_leak() {
 # sees, LEAK holding that; nothing stays on the host once it is killed.
 # The load took over 10 s once on the loaded machine (load average 9):
 # 30 s is the bound.
-leak_bpf_prog() {
+leak_bpf_prog()
+{
 	local obj=${SUITE%/*}/test_tc_redirect_ifb.bpf.o end=$((SECONDS + 30))
 
 	mkdir -p "$ST/bpffs"
@@ -307,7 +327,8 @@ leak_bpf_prog() {
 # The leftover check, judged on one THING ($2, a line's start): fails
 # while THING is among the leftovers since the snapshot FILE ($1). Other
 # users of the machine may come and go meanwhile: only THING counts here.
-clean_of() {
+clean_of()
+{
 	local left
 
 	left=$(leftovers "$1")
@@ -316,7 +337,8 @@ clean_of() {
 }
 
 # ... and until THING has gone, bounded (10 s).
-wait_clean_of() {
+wait_clean_of()
+{
 	local end=$((SECONDS + 10))
 
 	until clean_of "$@"; do
@@ -327,7 +349,8 @@ wait_clean_of() {
 
 # The leftover check: a snapshot before, leftovers after. What it finds
 # must be what "ip netns" and the names of links cannot show.
-st_leftovers() {
+st_leftovers()
+{
 	local thing
 
 	if [ "$(id -u)" -ne 0 ]; then
@@ -371,7 +394,8 @@ declare -F "$1" >/dev/null || { echo "self-test: no function $1 in $0"; exit 2; 
 
 # expect fail, and the failure is the check's own: its "not ok - " line,
 # not a script that could not run.
-expect_check_fails() {
+expect_check_fails()
+{
 	expect fail "$@"
 	grep -q '^not ok - ' "$ST/out" ||
 		fail "self-test: $1: the check did not say 'not ok': $(head -3 "$ST/out")"
@@ -382,7 +406,8 @@ expect_check_fails() {
 # the second -serial file, as a booted kernel would; the fake make leaves
 # a bzImage in O=. vm/run-vm.sh, bisect-run.sh and series-check.sh run
 # for real around them.
-fake_vm() {
+fake_vm()
+{
 	mkdir -p "$ST/fv/bin" "$ST/fv/build" "$ST/fv/obj"
 	cat >"$ST/fv/bin/qemu-system-x86_64" <<-EOF
 	#!/bin/bash
@@ -411,7 +436,8 @@ fake_vm() {
 
 # guest EXIT LINE...: the guest's output: booted, the LINEs, then the
 # command's exit code EXIT ("-" for none: the kernel died under it).
-guest() {
+guest()
+{
 	local rc=$1
 
 	shift
@@ -423,14 +449,16 @@ guest() {
 }
 
 # Run CMD... in the fake VM's environment.
-in_fake_vm() {
+in_fake_vm()
+{
 	env PATH="$ST/fv/bin:$PATH" VM_BUILD="$ST/fv/build" VM_ACCEL=tcg \
 		VM_BISECT_OBJ="$ST/fv/obj" SERIES_CHECK_DIR="$ST/fv/check" "$@"
 }
 
 # bisect_says WANT [ARG]...: bisect-run.sh, run in the fake kernel tree
 # with ARGs, answers WANT (0 good, 1 bad, 125 skip, 2 usage).
-bisect_says() {
+bisect_says()
+{
 	local want=$1 rc
 
 	shift
@@ -440,7 +468,8 @@ bisect_says() {
 	[ "$rc" = "$want" ]
 }
 
-st_bisect() {
+st_bisect()
+{
 	local pass2=(1..2 'ok 1 tc_skip_egress.ipv4.ingress_mirred' 'ok 2 tc_skip_egress.ipv6.ingress_mirred')
 
 	fake_vm
@@ -473,13 +502,15 @@ st_bisect() {
 }
 
 # series-check.sh's verdict on one front end run in the fake VM.
-series_front() {
+series_front()
+{
 	mkdir -p "$ST/fv/check"
 	echo fake >"$ST/fv/check/bzImage"
 	in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_front kselftest "true"
 }
 
-st_series_check() {
+st_series_check()
+{
 	local pass2=(1..2 'ok 1 tc_skip_egress.ipv4.ingress_mirred' 'ok 2 tc_skip_egress.ipv6.ingress_mirred')
 
 	fake_vm
@@ -509,14 +540,16 @@ st_series_check() {
 
 # vm/peers.awk on TSV cells, against vm/peers-expected.txt; cells FILE
 # and the columns.
-peers_table() {
+peers_table()
+{
 	awk -F '\t' -v cols="$2" -v expected="$TOP/vm/peers-expected.txt" \
 		-f "$TOP/vm/table.awk" -f "$TOP/vm/peers.awk" "$1"
 }
 
 # Cells that give vm/peers-expected.txt's table: one per row and kernel,
 # a tdc file's cells as many cases as its counts say.
-peers_cells() {
+peers_cells()
+{
 	awk '
 		/^#/ || NF == 0 { next }
 		{ n = split($0, f, /  +/) }
@@ -540,7 +573,8 @@ peers_cells() {
 		}' "$TOP/vm/peers-expected.txt"
 }
 
-st_peers() {
+st_peers()
+{
 	local cols
 
 	mkdir -p "$ST/peers"
@@ -564,7 +598,8 @@ st_peers() {
 		peers_table "$ST/peers/seed.tsv" "$cols"
 }
 
-st_bench_summarize() {
+st_bench_summarize()
+{
 	local res=$TOP/bench/results
 
 	mkdir -p "$ST/bench/good" "$ST/bench/header" "$ST/bench/noinfo"
@@ -579,7 +614,8 @@ st_bench_summarize() {
 	expect fail "bench/summarize.sh, no run.info" "$TOP/bench/summarize.sh" "$ST/bench/noinfo"
 }
 
-st_compare_input() {
+st_compare_input()
+{
 	local cmp=$TOP/vm/compare.awk exp=$TOP/vm/expected-matrix.txt
 
 	grep -v '^#' "$exp" | awk 'NF { print $1, $2 }' >"$ST/stock"
@@ -596,7 +632,8 @@ st_compare_input() {
 }
 
 # The leftover check, blind: no bpftool, or one that fails.
-st_leftovers_blind() {
+st_leftovers_blind()
+{
 	printf '#!/bin/sh\necho "libbpf: failed" >&2\nexit 1\n' >"$ST/bpftool-fails"
 	chmod +x "$ST/bpftool-fails"
 	expect fail "leftover check, a snapshot with no bpftool" \
@@ -616,7 +653,8 @@ st_leftovers_blind() {
 
 # expect_one_line_error of tests/stress.sh on CMD...: passes when its
 # check passed.
-stress_bad_input() {
+stress_bad_input()
+{
 	(
 		. "$TOP/tests/stress.sh"
 		expect_one_line_error "self-test" "$@"
@@ -624,7 +662,8 @@ stress_bad_input() {
 	)
 }
 
-st_stress_bad_input() {
+st_stress_bad_input()
+{
 	expect_check_fails "stress bad-input check, a command that does not exist (127)" \
 		stress_bad_input "$ST/nosuch-command" --bogus
 	printf '#!/bin/sh\nexec nosuch-tool-either "$@"\n' >"$ST/calls-nothing"
@@ -637,12 +676,14 @@ st_stress_bad_input() {
 
 # vmtest.sh's main on the columns already in $ST/vm: nothing is built
 # or booted.
-vmtest_main() {
+vmtest_main()
+{
 	run_columns() { :; }
 	main "$@"
 }
 
-st_vmtest_save() {
+st_vmtest_save()
+{
 	rm -rf "$ST/vm"
 	echo 'egress_mirred.ipv4 pass' | fake_column stock missing
 	printf 'test stock\negress_mirred.ipv4 fail:reclassified\n' >"$ST/vm/expected"
@@ -660,7 +701,8 @@ st_vmtest_save() {
 
 # run.sh's host CHECK on the run in DIR (tap, rc, verdicts, seconds):
 # passes when the check passed.
-host_check() {
+host_check()
+{
 	bash -c 'source <(sed "\$d" "$0") || exit 2
 		declare -F "$2" >/dev/null || { echo "self-test: no check $2 in $0"; exit 2; }
 		OUT=$(mktemp -d)
@@ -672,7 +714,8 @@ host_check() {
 
 # A suite that lists 4 tests (two of them controls) and prints only its
 # plan, exit 0: every check that reads the run must fail.
-st_host_checks() {
+st_host_checks()
+{
 	local SUITE=$ST/suite t
 
 	export SUITE
@@ -705,7 +748,8 @@ st_host_checks() {
 # Run in a mount namespace of its own where /dev/kmsg is a file, so that
 # nothing is written to the real kernel log; the suite is a stand-in that
 # passes at once without a writer and hangs once one writes.
-st_kmsg_writer() {
+st_kmsg_writer()
+{
 	local pid end left
 
 	if [ "$(id -u)" -ne 0 ]; then
@@ -761,7 +805,8 @@ st_kmsg_writer() {
 
 # Hold a new network namespace from a session of its own (someone else's
 # run, as far as this script can tell): a process, FOREIGN, in it.
-leak_foreign_netns() {
+leak_foreign_netns()
+{
 	local end=$((SECONDS + 5))
 
 	setsid unshare -n sleep 600 &
@@ -773,7 +818,8 @@ leak_foreign_netns() {
 }
 
 # wait_no_leftovers on FILE with SIDs, briefly: does it name THING ($2)?
-leftover_named() {
+leftover_named()
+{
 	local snap=$1 thing=$2 out
 
 	shift 2
@@ -786,7 +832,8 @@ leftover_named() {
 # names (a killed run's), hold, or what nothing holds; not what only
 # another session's processes hold: on a shared machine that is someone
 # else's run, and it made make stress fail for what others did.
-st_leftovers_foreign() {
+st_leftovers_foreign()
+{
 	local thing
 
 	if [ "$(id -u)" -ne 0 ]; then
@@ -818,7 +865,8 @@ st_leftovers_foreign() {
 
 # s_kills of tests/stress.sh on a stand-in suite ($ST/ks/suite), 3 kills:
 # TERM, KILL, INT.
-stress_kills() {
+stress_kills()
+{
 	(
 		. "$TOP/tests/stress.sh"
 		export SUITE=$ST/ks/suite
@@ -830,7 +878,8 @@ stress_kills() {
 	)
 }
 
-st_stress_kills() {
+st_stress_kills()
+{
 	mkdir -p "$ST/ks"
 	printf '#!/bin/bash\nsleep 4\necho 1..1\necho ok 1 x\n' >"$ST/ks/suite"
 	chmod +x "$ST/ks/suite"
@@ -840,7 +889,8 @@ st_stress_kills() {
 }
 
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
-selftests_cleanup() {
+selftests_cleanup()
+{
 	end_leak
 	[ -n "${FOREIGN:-}" ] && kill "$FOREIGN" 2>/dev/null
 	FOREIGN=
@@ -848,7 +898,8 @@ selftests_cleanup() {
 	ST=
 }
 
-selftests() {
+selftests()
+{
 	ST=$(mktemp -d)
 	LEAK=
 	st_rows

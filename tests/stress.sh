@@ -18,7 +18,8 @@ WRITER=
 # it started in the background: the busy loop and the /dev/kmsg writer.
 # Asynchronous commands of a script ignore SIGINT, so Ctrl-C alone would
 # leave them running.
-cleanup() {
+cleanup()
+{
 	[ -n "$BUSY" ] && kill "$BUSY" 2>/dev/null
 	[ -n "$WRITER" ] && kill "$WRITER" 2>/dev/null
 	BUSY=''
@@ -30,7 +31,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-verdicts_of() {
+verdicts_of()
+{
 	"$SUITE" "$@" 2>&1 | tap_verdicts
 }
 
@@ -43,7 +45,8 @@ verdicts_of() {
 # the signal killed it.
 RUN_SID=
 RUN_RC=
-kill_at_random() {
+kill_at_random()
+{
 	local sig=$1 pid delay
 
 	setsid env --default-signal=INT "$SUITE" >/dev/null 2>&1 &
@@ -64,7 +67,8 @@ kill_at_random() {
 # failure of the check, not as a run that left nothing. What counts as
 # left behind is the leftover check's (wait_no_leftovers): ours, the
 # killed run's session included, and there at every look.
-s_kills() {
+s_kills()
+{
 	local i sig left bad=0 missed=0 want
 
 	for i in $(seq 1 "$KILLS"); do
@@ -89,7 +93,8 @@ s_kills() {
 	fi
 }
 
-s_parallel() {
+s_parallel()
+{
 	verdicts_of >"$OUT/par1" &
 	verdicts_of >"$OUT/par2"
 	wait
@@ -105,7 +110,8 @@ s_parallel() {
 
 # A run that gives no verdicts differs from every run, an empty first run
 # included; every test must report its time, within the harness's 30 s.
-s_repeat() {
+s_repeat()
+{
 	local i diffs=0 start end slowest
 
 	sh -c 'while :; do :; done' &
@@ -145,7 +151,8 @@ s_repeat() {
 # show nothing of the warning's path. The writer stops with this script
 # (cleanup), and by itself once the script is gone.
 STRESS_WARN_ROW=${STRESS_WARN_ROW:-ingress_mirred.ipv4}
-s_kernel_warnings() {
+s_kernel_warnings()
+{
 	local row=$STRESS_WARN_ROW name v
 
 	name=$(harness_name "$row")
@@ -176,7 +183,8 @@ s_kernel_warnings() {
 # errors. The command must have run and refused: a command that is not
 # there (127), cannot run (126) or died of a signal did not say "bad
 # input", however short its message.
-expect_one_line_error() {
+expect_one_line_error()
+{
 	local what=$1 rc lines
 
 	shift
@@ -197,7 +205,8 @@ expect_one_line_error() {
 	fi
 }
 
-s_bad_input() {
+s_bad_input()
+{
 	expect_one_line_error "unknown option" make -s -C "$TOP" run_tests T=--bogus
 	expect_one_line_error "unknown option to the runner" "$TOP/scripts/run-suite.sh" --bogus
 	expect_one_line_error "KDIR not a kernel tree" make -s -C "$TOP" suite KDIR=/tmp
@@ -213,7 +222,8 @@ s_bad_input() {
 # each looping test must still end well inside the harness's 30 s limit.
 # Its results go to a folder of its own: VM_BUILD may be shared (the
 # kernel images are), a results folder must not be.
-s_bounded_on_looping_kernels() {
+s_bounded_on_looping_kernels()
+{
 	local res=$OUT/vm-results slowest
 
 	if ! VM_RESULTS=$res "$TOP/vm/vmtest.sh" iif seed -t egress_bpf_redirect.ipv4 \
@@ -229,7 +239,8 @@ s_bounded_on_looping_kernels() {
 		fail "bounded: a looping test took '${slowest}' s (no time, or over 15 s)"
 }
 
-main() {
+main()
+{
 	[ -x "$SUITE" ] || { echo "stress: build the suite first (make suite)"; exit 2; }
 	snapshot "$OUT/before" || { echo "stress: cannot see namespaces and BPF objects"; exit 2; }
 	s_bad_input
