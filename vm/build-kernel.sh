@@ -69,6 +69,7 @@ main()
 	local -a list
 
 	[ -n "$variant" ] || usage
+	vm_kernel_line >/dev/null || exit 2
 	[ "$variant" = base ] && variant=$(vm_mutant_base "$mutant")
 	name=${VM_EXTRA_NAME:+$VM_EXTRA_NAME-}$variant${mutant:+-$mutant}
 	image=$VM_BUILD/bzImage-$name

@@ -15,6 +15,14 @@
 # peers`): it joins the config key, the image is bzImage-FRAG-NAME (FRAG is
 # FILE's name without .config), and VM_OBJ (default obj-FRAG/) keeps its
 # objects apart from obj/, so the suite's kernels stay incremental.
+#
+# Kernel lines: KDIR is 6.12 (the suite's line: vm/kernels/fix/,
+# vm/expected-matrix.txt) or 6.1 (the LTS line: vm/kernels/fix-6.1/,
+# vm/expected-matrix-6.1.txt, make vmtest-lts); any other tree is refused.
+# Each line has its own VM_BUILD (a tree copy and object dir each).
+# VM_LOCK (default $VM_BUILD/src.lock) is the lock a kernel build holds:
+# make vmtest-lts points it at the 6.12 line's, so that builds of both
+# lines take turns on the machine's cores.
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_ROOT=$(cd "$VM_DIR/.." && pwd)
@@ -29,6 +37,7 @@ if [ -n "$VM_EXTRA_CONFIG" ]; then
 	VM_EXTRA_NAME=${VM_EXTRA_NAME%.config}
 fi
 VM_OBJ=${VM_OBJ:-$VM_BUILD/obj${VM_EXTRA_NAME:+-$VM_EXTRA_NAME}}
+VM_LOCK=${VM_LOCK:-$VM_BUILD/src.lock}
 VM_ARCH=x86_64
 
 . "$VM_ROOT/scripts/lib.sh"
@@ -62,15 +71,55 @@ vm_since()
 vm_lock()
 {
 	[ -n "${VM_LOCKED:-}" ] && return 0
-	mkdir -p "$VM_BUILD"
-	exec 9>"$VM_BUILD/src.lock"
+	mkdir -p "$VM_BUILD" "${VM_LOCK%/*}"
+	exec 9>"$VM_LOCK"
 	flock 9
 	export VM_LOCKED=1
 }
 
-# Patches for a variant, in the order they are applied.
+# The kernel line of the tree at $1 (default KDIR), from its Makefile:
+# "6.12" or "6.1". Anything else is refused with one line: its verdicts
+# would be compared with another line's expected matrix.
+vm_kernel_line()
+{
+	local kdir=${1:-$KDIR} v
+
+	[ -f "$kdir/Makefile" ] || die "no kernel tree at KDIR=$kdir"
+	v=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+		$1 == "SUBLEVEL" { print v "." p "." $2; exit }' "$kdir/Makefile")
+	case $v in
+	6.12.*)	echo 6.12 ;;
+	6.1.*)	echo 6.1 ;;
+	*)	die "KDIR=$kdir is Linux ${v:-of no version}: the VM runner knows 6.12 and 6.1 only" ;;
+	esac
+}
+
+# The expected matrix of the line at KDIR.
+vm_expected_matrix()
+{
+	local line
+
+	line=$(vm_kernel_line) || return 1
+	case $line in
+	6.12)	echo "$VM_DIR/expected-matrix.txt" ;;
+	*)	echo "$VM_DIR/expected-matrix-$line.txt" ;;
+	esac
+}
+
+# Patches for a variant, in the order they are applied. On the 6.1 line
+# only stock and fix (the backport, vm/kernels/fix-6.1/) exist.
 vm_variant_patches()
 {
+	local line
+
+	line=$(vm_kernel_line) || return 1
+	if [ "$line" != 6.12 ]; then
+		case $1 in
+		stock)	return 0 ;;
+		fix)	echo "$VM_DIR"/kernels/fix-"$line"/*.patch; return 0 ;;
+		*)	return 1 ;;
+		esac
+	fi
 	case $1 in
 	stock)	;;
 	both)	echo "$VM_DIR/kernels/seed.patch" "$VM_DIR/kernels/iif.patch" ;;
@@ -129,15 +178,30 @@ vm_config_key()
 	cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"} | sha256sum | cut -c1-16
 }
 
+# The config symbols the tree at $1 defines, one a line.
+vm_config_symbols()
+{
+	find "$1" -name 'Kconfig*' -exec \
+		awk '$1 == "config" || $1 == "menuconfig" { print $2 }' {} + | sort -u
+}
+
 # Check that every "CONFIG_X=y" line of the fragments made it to .config:
-# Kconfig silently drops an option whose dependencies are not met.
+# Kconfig silently drops an option whose dependencies are not met. On a
+# line other than 6.12, an option the tree does not have at all (6.1 has
+# no NET_XGRESS) is named and passed over; on 6.12 it fails, as a typo.
 vm_config_check()
 {
-	local obj=$1 line missing=0
+	local src=$1 obj=$2 line sym missing=0 known=
 
+	[ "$(vm_kernel_line "$src")" = 6.12 ] || known=$(vm_config_symbols "$src")
 	while read -r line; do
 		case $line in CONFIG_*) ;; *) continue ;; esac
 		grep -qx "$line" "$obj/.config" && continue
+		sym=${line%%=*}
+		if [ -n "$known" ] && ! grep -qx "${sym#CONFIG_}" <<< "$known"; then
+			log "config: $sym is no option of this tree: passed over"
+			continue
+		fi
 		log "config: $line did not stick (dependency missing?)"
 		missing=1
 	done < <(cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"})
@@ -158,7 +222,7 @@ vm_config()
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 		"$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"} >/dev/null &&
 	make -s -C "$src" O="$obj" ARCH=$VM_ARCH olddefconfig >/dev/null &&
-	vm_config_check "$obj" &&
+	vm_config_check "$src" "$obj" &&
 	echo "$key" > "$obj/.vm-config-key"
 }
 

@@ -24,7 +24,8 @@
 # Matrix: rows are tests, columns kernels, cells pass, skip or fail:WORD
 # (WORD from the test's "# diagnosis:" line; build, boot, crash or timeout
 # when the kernel never got to report). Cells are compared with
-# vm/expected-matrix.txt ("*" there matches anything); any difference, or a
+# vm/expected-matrix.txt ("*" there matches anything; vm/expected-matrix-6.1.txt
+# when KDIR is a 6.1 tree, whose variants are stock and fix); any difference, or a
 # surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/
 # (VM_RESULTS: another folder, for runs side by side).
 
@@ -32,7 +33,7 @@
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
+EXPECTED=${VM_EXPECTED:-}
 RESULTS=${VM_RESULTS:-$VM_BUILD/results}
 suite_cmd=(scripts/run-suite.sh)
 suite_args=()
@@ -315,6 +316,9 @@ main()
 		run_suite "$kernel_image"
 		exit
 	fi
+	# The kernel line of KDIR picks the expected matrix; another line is
+	# refused here, before anything is built.
+	[ -n "$EXPECTED" ] || EXPECTED=$(vm_expected_matrix) || exit 2
 	start=$(vm_now)
 	mkdir -p "$RESULTS"
 	# A mutant needs its base variant's column to be judged against.
