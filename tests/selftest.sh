@@ -129,6 +129,48 @@ st_repeat_and_time()
 	expect pass "bounded-time check, a time within the limit" within_limit 2.2 15
 }
 
+# controls_bad prints nothing when the controls hold.
+controls_hold()
+{
+	[ -z "$(controls_bad "$@")" ]
+}
+
+# The ingress controls per kernel line, and the refusal of a tree of
+# another line (vm/lib.sh's vm_kernel_line).
+st_controls()
+{
+	local unmarked='ingress_bpf_redirect:packets ifb_tse dropped: 5, expected 0: ifb dropped redirected packets that carried skb_iif: they were not marked redirected'
+	local iif='ingress_bpf_redirect:packets ifb_tse dropped: 5, expected 0: ifb dropped redirected packets: they entered it with skb_iif 0'
+
+	printf 'ingress_mirred.ipv4 pass\ningress_bpf_redirect.ipv4 pass\n' >"$ST/c-pass"
+	printf 'ingress_mirred.ipv4 pass\ningress_bpf_redirect.ipv4 fail:dropped-by-ifb\n' >"$ST/c-drop"
+	printf 'ingress_mirred.ipv4 fail:reclassified\ningress_bpf_redirect.ipv4 pass\n' >"$ST/c-mirred"
+	printf 'ingress_mirred.ipv4 pass\ningress_bpf_redirect.ipv4 fail:looped\n' >"$ST/c-loop"
+	echo "# $unmarked" >"$ST/tap-unmarked"
+	echo "# $iif" >"$ST/tap-iif"
+	expect pass "controls on 6.12, both pass" controls_hold "$ST/c-pass" "$ST/tap-unmarked" 6.12.117
+	expect fail "controls on 6.12, ingress_bpf_redirect dropped by ifb" \
+		controls_hold "$ST/c-drop" "$ST/tap-unmarked" 6.12.117
+	expect pass "controls on 6.1, ingress_bpf_redirect dropped for the redirected mark" \
+		controls_hold "$ST/c-drop" "$ST/tap-unmarked" 6.1.0-41-amd64
+	expect pass "controls on 6.1 with the backport, both pass" \
+		controls_hold "$ST/c-pass" "$ST/tap-unmarked" 6.1.192
+	expect fail "controls on 6.1, dropped by ifb for skb_iif 0" \
+		controls_hold "$ST/c-drop" "$ST/tap-iif" 6.1.192
+	expect fail "controls on 6.1, ingress_bpf_redirect looped" \
+		controls_hold "$ST/c-loop" "$ST/tap-unmarked" 6.1.192
+	expect fail "controls on 6.1, ingress_mirred failed" \
+		controls_hold "$ST/c-mirred" "$ST/tap-unmarked" 6.1.192
+	expect fail "controls on a release that is no version" \
+		controls_hold "$ST/c-drop" "$ST/tap-unmarked" garbage
+	mkdir -p "$ST/k"
+	printf 'VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 30\n' >"$ST/k/Makefile"
+	expect fail "the VM runner, a 6.6 KDIR" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/k"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n' >"$ST/k/Makefile"
+	expect pass "the VM runner, a 6.1 KDIR" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/k"
+	expect fail "the VM runner, a KDIR with no Makefile" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/nosuch"
+}
+
 st_compare()
 {
 	local cmp=$TOP/vm/compare.awk exp=$TOP/vm/expected-matrix.txt
@@ -905,6 +947,7 @@ selftests()
 	st_rows
 	st_expected_tests
 	st_repeat_and_time
+	st_controls
 	st_compare
 	st_vmtest_judge
 	st_test_progs_tap
