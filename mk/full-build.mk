@@ -5,8 +5,9 @@
 #   make full-build      test_progs from the tree's full BPF selftests build
 #                        (mk/full-build.sh, docs/full-build.md):
 #                        build/bpf-full/out/test_progs
-#   make vmtest-distro   both front ends on Debian's 6.12.117 kernel and its
-#                        modules (vm/vmtest-distro.sh): the stock verdicts
+#   make vmtest-distro   both front ends on Debian's 6.12.117 and 6.1.192
+#                        kernels and their modules (vm/vmtest-distro.sh):
+#                        the stock verdicts of each line
 #
 # T='egress_mirred.ipv4 ...' limits vmtest-distro to those tests.
 

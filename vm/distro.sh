@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Debian 12's own 6.12 kernel, from its packages, for the VM runner and for
-# the full BPF selftests build.
+# the full BPF selftests build; with DISTRO_LINE=6.1, Debian 12's default
+# kernel, 6.1 (the image and its modules only).
 #
 #   vm/distro.sh fetch      download and unpack the packages (once)
 #   vm/distro.sh initramfs  fetch, then build the initramfs (vm/initramfs.sh)
@@ -10,9 +11,10 @@
 #                           modules (the unpacked /lib/modules), headers
 #                           (the kbuild tree for out-of-tree modules), kver
 #
-# Layout under $DISTRO_DIR (default build/distro, gitignored):
-#   debs/        linux-image, linux-headers (+ -common, linux-kbuild) and
-#                busybox-static, as apt-get download left them
+# Layout under $DISTRO_DIR (default build/distro, build/distro-6.1 for the
+# 6.1 line; gitignored):
+#   debs/        linux-image, linux-headers (+ -common, linux-kbuild; 6.12
+#                only) and busybox-static, as apt-get download left them
 #   root/        the packages unpacked (dpkg-deb -x), with modules.dep made
 #                by depmod -b: the guest sees root/lib/modules/KVER as its
 #                /lib/modules/KVER, so modprobe loads tc modules on demand
@@ -21,18 +23,34 @@
 #   initramfs.cpio.gz
 #
 # Debian builds ifb, veth, act_mirred, cls_u32, sch_prio, sch_htb, clsact
-# (sch_ingress), cls_bpf and 9p as modules; virtio-pci and the 8250 serial
-# ports are built in. The image is EFI-stub bzImage that qemu boots with
-# -kernel.
+# (sch_ingress), cls_bpf and 9p as modules; the 8250 serial ports are
+# built in, and so is virtio-pci in 6.12 (a module in 6.1: the initramfs
+# loads it). The image is EFI-stub bzImage that qemu boots with -kernel.
+#
+# The 6.1 image is 6.1.0-57, Debian's 6.1.192-3: the same release as the
+# linux-source-6.1 make vmtest-lts builds its stock 6.1 from.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-readonly KVER=6.12.117+deb12-amd64
-readonly ABI=6.12.117+deb12
-readonly PKGS=("linux-image-$KVER" "linux-headers-$KVER" "linux-headers-$ABI-common"
-	       "linux-kbuild-$ABI" busybox-static)
-DISTRO_DIR=${DISTRO_DIR:-$VM_ROOT/build/distro}
+DISTRO_LINE=${DISTRO_LINE:-6.12}
+case $DISTRO_LINE in
+6.12)
+	readonly KVER=6.12.117+deb12-amd64
+	readonly ABI=6.12.117+deb12
+	readonly PKGS=("linux-image-$KVER" "linux-headers-$KVER" "linux-headers-$ABI-common"
+		       "linux-kbuild-$ABI" busybox-static)
+	DISTRO_DIR=${DISTRO_DIR:-$VM_ROOT/build/distro}
+	;;
+6.1)
+	readonly KVER=6.1.0-57-amd64
+	readonly PKGS=("linux-image-$KVER" busybox-static)
+	DISTRO_DIR=${DISTRO_DIR:-$VM_ROOT/build/distro-6.1}
+	;;
+*)
+	die "DISTRO_LINE=$DISTRO_LINE: Debian kernels of lines 6.12 and 6.1 only"
+	;;
+esac
 
 usage()
 {
@@ -64,6 +82,7 @@ fix_headers()
 {
 	local mk=$DISTRO_DIR/root/usr/src/linux-headers-$KVER/Makefile
 
+	[ -f "$mk" ] || return 0
 	sed -i "s|^include /usr/src/|include $DISTRO_DIR/root/usr/src/|" "$mk"
 }
 
@@ -80,8 +99,11 @@ unpack()
 	fix_headers
 	# Debian makes modules.dep at install time; the package has none.
 	/sbin/depmod -b "$root" "$KVER" || die "depmod -b $root failed"
-	"$KDIR/scripts/extract-vmlinux" "$root/boot/vmlinuz-$KVER" > "$DISTRO_DIR/vmlinux" ||
-		die "extract-vmlinux failed (KDIR=$KDIR)"
+	# The BTF of the full BPF build (6.12 only).
+	if [ "$DISTRO_LINE" = 6.12 ]; then
+		"$KDIR/scripts/extract-vmlinux" "$root/boot/vmlinuz-$KVER" > "$DISTRO_DIR/vmlinux" ||
+			die "extract-vmlinux failed (KDIR=$KDIR)"
+	fi
 	touch "$DISTRO_DIR/.unpacked"
 }
 

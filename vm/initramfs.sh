@@ -9,9 +9,11 @@
 # modules.dep) that also holds busybox-static (ROOT/bin/busybox); OUT is
 # the gzipped cpio to write. The kernels vm/build-kernel.sh builds have 9p
 # built in and need no initramfs; Debian's has 9p, netfs and the tc
-# modules as modules. The initramfs's /init (busybox sh):
-#   - insmods netfs, 9pnet, 9pnet_virtio, 9p and overlay, decompressed here
-#     (busybox insmod does not read .ko.xz);
+# modules as modules (6.1 virtio-pci too). The initramfs's /init (busybox sh):
+#   - insmods virtio_pci, 9pnet_virtio, 9p and overlay, each that is a
+#     module, after what modules.dep says they need (6.12: netfs, 9pnet;
+#     6.1: virtio, virtio_ring, fscache, ...), decompressed here (busybox
+#     insmod does not read .ko.xz);
 #   - mounts the host's / as run-vm.sh asks on the kernel command line
 #     (root=, rootfstype=, rootflags=, ro);
 #   - shows ROOT/lib/modules/KVER as the guest's /lib/modules/KVER, so the
@@ -25,7 +27,8 @@
 
 set -euo pipefail
 
-readonly BOOT_MODULES=(netfs 9pnet 9pnet_virtio 9p overlay)
+# What the 9p root and the overlay need; their dependencies come first.
+readonly BOOT_MODULES=(virtio_pci 9pnet_virtio 9p overlay)
 work=
 
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -60,7 +63,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
-for m in netfs 9pnet 9pnet_virtio 9p overlay; do
+for m in $(cat /modules/order); do
 	insmod "/modules/$m.ko" || fail "insmod $m.ko failed"
 done
 
@@ -88,9 +91,32 @@ exec switch_root /newroot "$init"
 EOF
 }
 
+# The module files to load for BOOT_MODULES under DIR (ROOT/lib/modules/
+# KVER), one a line, each after the ones it needs. modules.dep lists every
+# dependency of a module, the one to load first last; a module built into
+# the kernel (modules.builtin) needs nothing.
+boot_modules()
+{
+	local dir=$1 m line dep
+	local -a order=()
+
+	for m in "${BOOT_MODULES[@]}"; do
+		line=$(grep -E "(^|/)$m\.ko(\.[a-z]+)?:" "$dir/modules.dep") || {
+			grep -qE "(^|/)$m\.ko\$" "$dir/modules.builtin" 2>/dev/null ||
+				die "$m is neither a module nor built in ($dir)"
+			continue
+		}
+		# shellcheck disable=SC2086
+		for dep in $(echo ${line#*:} | tr ' ' '\n' | tac) "${line%%:*}"; do
+			[[ " ${order[*]} " == *" $dep "* ]] || order+=("$dep")
+		done
+	done
+	printf '%s\n' "${order[@]}"
+}
+
 main()
 {
-	local root=${1:-} kver=${2:-} out=${3:-} m ko
+	local root=${1:-} kver=${2:-} out=${3:-} m ko name
 
 	[ $# -eq 3 ] || die "usage: $0 ROOT KVER OUT"
 	root=$(realpath "$root")
@@ -103,15 +129,18 @@ main()
 	for m in sh mount umount insmod mkdir cat uname readlink switch_root poweroff; do
 		ln -s busybox "$work/bin/$m"
 	done
-	for m in "${BOOT_MODULES[@]}"; do
-		ko=$(find "$root/lib/modules/$kver/kernel" -name "$m.ko*" | head -n 1)
-		[ -n "$ko" ] || die "no $m module under $root/lib/modules/$kver"
+	for m in $(boot_modules "$root/lib/modules/$kver"); do
+		ko=$root/lib/modules/$kver/$m
+		[ -f "$ko" ] || die "no $m under $root/lib/modules/$kver"
+		name=${m##*/}
+		name=${name%%.ko*}
 		case $ko in
 		*.xz)	xz -dc "$ko" ;;
 		*.zst)	zstd -dcq "$ko" ;;
 		*.gz)	gzip -dc "$ko" ;;
 		*)	cat "$ko" ;;
-		esac > "$work/modules/$m.ko"
+		esac > "$work/modules/$name.ko"
+		echo "$name" >> "$work/modules/order"
 	done
 	echo "$root/lib" > "$work/etc/package-lib"
 	init_script > "$work/init"

@@ -1,31 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Both front ends on Debian's own 6.12 kernel, with the modules from its
-# package, in the VM runner; their verdicts must equal the stock column of
-# vm/expected-matrix.txt (Debian's 6.12.117 has neither the seed nor the
-# series' fix).
+# Both front ends on Debian's own kernels, 6.12 and 6.1 (Debian 12's
+# default), with the modules from their packages, in the VM runner; their
+# verdicts must equal the stock column of the line's expected matrix:
+# vm/expected-matrix.txt for 6.12.117, vm/expected-matrix-6.1.txt for
+# 6.1.192 (Debian's kernels have neither the seed nor the series' fix).
 #
 #   vm/vmtest-distro.sh [-t TEST]... [--front kselftest|test_progs]...
+#                       [--line 6.12|6.1]...
 #
 # -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
 # --front    one front end (default both: scripts/run-suite.sh and
 #            mk/test_progs-tap.sh, as make vmtest FRONT=... runs them).
+# --line     one kernel line (default both).
 #
 # The kernel's ifb, veth, act_mirred, cls_u32, sch_prio, sch_htb,
 # sch_ingress and cls_bpf are modules: the guest loads them on demand
 # (vm/initramfs.sh). VM_APPEND adds kernel parameters, e.g.
 # VM_APPEND=module_blacklist=act_mirred to check that a module that
-# cannot load makes its tests SKIP. Prints the matrix (a column per front
-# end), exits 1 on any difference from the stock column. TAP and logs:
-# build/vm/results-distro/.
+# cannot load makes its tests SKIP. Prints a matrix per line (a column per
+# front end), exits 1 on any difference from the stock column. TAP and
+# logs: build/vm/results-distro/ (6.12), build/vm/results-distro-6.1/.
 
 set -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
-RESULTS=$VM_BUILD/results-distro
+EXPECTED=
+RESULTS=
 fronts=()
+lines=()
 suite_args=()
 jobs=${VM_JOBS:-2}
 
@@ -41,11 +45,17 @@ parse_args()
 		case $1 in
 		-t)		suite_args+=(-t "$2"); shift ;;
 		--front)	fronts+=("$2"); shift ;;
+		--line)		case $2 in
+				6.12|6.1) lines+=("$2") ;;
+				*)	die "--line $2: Debian kernels of lines 6.12 and 6.1 only" ;;
+				esac
+				shift ;;
 		*)		usage ;;
 		esac
 		shift
 	done
 	[ ${#fronts[@]} -gt 0 ] || fronts=(kselftest test_progs)
+	[ ${#lines[@]} -gt 0 ] || lines=(6.12 6.1)
 }
 
 front_cmd()
@@ -76,13 +86,13 @@ run_front()
 
 	cmd=$(front_cmd "$front") || exit 2
 	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -i "$initrd" \
-		-l "$VM_BUILD/logs/console-distro-$front.log" "$image" \
+		-l "$VM_BUILD/logs/console-distro-$DISTRO_LINE-$front.log" "$image" \
 		-- "$cmd" "${suite_args[@]}" > "$RESULTS/$front.tap" 2> "$RESULTS/$front.err"
 	rc=$?
 	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$front.tap" \
 		> "$RESULTS/$front.cells"
 	fill_for $rc > "$RESULTS/$front.fill"
-	log "$front: $(sed -n 's/^vm: //p' "$RESULTS/$front.err" | paste -sd ';')"
+	log "$DISTRO_LINE $front: $(sed -n 's/^vm: //p' "$RESULTS/$front.err" | paste -sd ';')"
 }
 
 # The expected matrix for the distro kernel: the stock column, once per
@@ -111,13 +121,20 @@ expected()
 		}' "$EXPECTED"
 }
 
-main()
+# Both front ends on Debian's kernel of line $DISTRO_LINE, against the
+# stock column of that line's expected matrix.
+run_line()
 {
 	local image initrd front fills some=0 rc
 
-	parse_args "$@"
+	case $DISTRO_LINE in
+	6.12)	EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
+		RESULTS=$VM_BUILD/results-distro ;;
+	*)	EXPECTED=$VM_DIR/expected-matrix-$DISTRO_LINE.txt
+		RESULTS=$VM_BUILD/results-distro-$DISTRO_LINE ;;
+	esac
 	[ ${#suite_args[@]} -gt 0 ] && some=1
-	"$VM_DIR/distro.sh" initramfs || die "cannot prepare Debian's kernel"
+	"$VM_DIR/distro.sh" initramfs || die "cannot prepare Debian's $DISTRO_LINE kernel"
 	image=$("$VM_DIR/distro.sh" path bzimage)
 	initrd=$("$VM_DIR/distro.sh" path initramfs)
 	rm -rf "$RESULTS"
@@ -134,12 +151,24 @@ main()
 		sed "s/^/$front /" "$RESULTS/$front.cells"
 	done | awk -v cols="${fronts[*]}" -v fills="$fills" \
 		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk" > "$RESULTS/matrix.txt"
-	echo "Debian $("$VM_DIR/distro.sh" path kver), expected: the stock column"
+	echo "Debian $("$VM_DIR/distro.sh" path kver), expected: the stock column of ${EXPECTED##*/}"
 	cat "$RESULTS/matrix.txt"
-	expected "${fronts[@]}" > "$RESULTS/expected.txt" || exit 2
+	expected "${fronts[@]}" > "$RESULTS/expected.txt" || return 2
 	awk -v some=$some -f "$VM_DIR/compare.awk" "$RESULTS/expected.txt" "$RESULTS/matrix.txt"
 	rc=$?
-	[ $rc -eq 0 ] && log "verdicts equal the stock column"
+	[ $rc -eq 0 ] && log "$DISTRO_LINE: verdicts equal the stock column"
+	return $rc
+}
+
+main()
+{
+	local line rc=0
+
+	parse_args "$@"
+	for line in "${lines[@]}"; do
+		export DISTRO_LINE=$line
+		run_line || rc=1
+	done
 	return $rc
 }
 
