@@ -7,6 +7,9 @@
 #                               vm/expected-matrix.txt
 #   make vmtest KERNEL=IMAGE    the suite on one bzImage; prints its TAP
 #   make vmtest-mutants         as vmtest, plus every vm/mutants/*.patch
+#   make vmtest-lts             the 6.1 LTS line: stock 6.1 and vm/kernels/fix-6.1/
+#                               from Debian's linux-source-6.1, both front ends,
+#                               checked against vm/expected-matrix-6.1.txt
 #   make bisect-demo            git bisect run finds the commit that breaks
 #                               root_qdisc_mirred_with_clsact
 #
@@ -16,14 +19,31 @@
 VM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 VM_TESTS = $(foreach t,$(T),-t $(t))
 
-.PHONY: vmtest vmtest-mutants bisect-demo
+# The 6.1 line's tree and build folder (vm/vmtest-lts.sh).
+KDIR_LTS ?= $(BUILD)/linux-source-6.1
+VM_BUILD_LTS ?= $(BUILD)/vm-6.1
 
-vmtest: suite $(if $(filter test_progs,$(FRONT)),test_progs)
+.PHONY: vmtest vmtest-mutants vmtest-lts vm-kdir-line bisect-demo
+
+# The suite builds against KDIR: make vmtest takes a 6.12 tree only (the
+# 6.1 line's kernels are vmtest-lts's, with the suite built against 6.12).
+# A missing tree is kdir.sh's to extract (the default) or refuse.
+vm-kdir-line:
+	@[ -f "$(KDIR)/Makefile" ] || exit 0; \
+	line=$$(KDIR="$(KDIR)" $(VM_MK_DIR)/vmtest.sh --line) || exit 2; \
+	[ "$$line" = 6.12 ] || { echo "vmtest: KDIR=$(KDIR) is the $$line line: \
+make vmtest-lts KDIR_LTS=$(KDIR) runs it, with the suite built against 6.12" >&2; exit 2; }
+
+vmtest: $(if $(KERNEL),,vm-kdir-line) suite $(if $(filter test_progs,$(FRONT)),test_progs)
 	@KDIR="$(KDIR)" $(VM_MK_DIR)/vmtest.sh $(VM_TESTS) \
 		$(if $(FRONT),--front $(FRONT)) \
 		$(if $(KERNEL),--kernel "$(KERNEL)")
 
-vmtest-mutants: suite
+vmtest-lts: suite test_progs
+	@KDIR_LTS="$(KDIR_LTS)" VM_BUILD_LTS="$(VM_BUILD_LTS)" $(VM_MK_DIR)/vmtest-lts.sh \
+		$(VM_TESTS) $(if $(FRONT),--front $(FRONT))
+
+vmtest-mutants: vm-kdir-line suite
 	@KDIR="$(KDIR)" $(VM_MK_DIR)/vmtest.sh --mutants $(VM_TESTS)
 
 bisect-demo: suite

@@ -7,7 +7,8 @@
 #                [-t TEST]... [-j N] [--save FILE] [KERNEL...]
 #   vm/vmtest.sh --kernel PATH [-t TEST]...     (or KERNEL=PATH)
 #
-# KERNEL... are variants (default: stock seed iif both fix) or mutant names.
+# KERNEL... are variants (default: stock seed iif both fix; on 6.1 stock
+# fix) or mutant names.
 # --mutants    adds every vm/mutants/*.patch; a mutant "survives" when its
 #              column equals its base variant's: the suite missed it.
 # --front      test_progs runs the test_progs front end (make test_progs)
@@ -20,6 +21,7 @@
 #              before anything runs, and the run is judged against the
 #              expected matrix as it was, never against itself.
 # --kernel     boots one image, prints the suite's TAP, exits with its code.
+# --line       prints KDIR's kernel line (6.12, 6.1) or refuses it, and exits.
 #
 # Matrix: rows are tests, columns kernels, cells pass, skip or fail:WORD
 # (WORD from the test's "# diagnosis:" line; build, boot, crash or timeout
@@ -74,6 +76,7 @@ parse_args()
 		-j)		jobs=$2; shift ;;
 		-j*)		jobs=${1#-j} ;;
 		--kernel)	kernel_image=$2; shift ;;
+		--line)		vm_kernel_line; exit ;;
 		KERNEL=*)	kernel_image=${1#KERNEL=} ;;
 		-h|--help)	usage ;;
 		-*)		usage ;;
@@ -81,7 +84,18 @@ parse_args()
 		esac
 		shift
 	done
-	[ ${#kernels[@]} -gt 0 ] || kernels=(stock seed iif both fix)
+	return 0
+}
+
+# The variants of KDIR's line, when none are named; then the mutants.
+default_kernels()
+{
+	if [ ${#kernels[@]} -eq 0 ]; then
+		case $(vm_kernel_line) in
+		6.12)	kernels=(stock seed iif both fix) ;;
+		*)	kernels=(stock fix) ;;
+		esac
+	fi
 	[ $mutants = 1 ] && mapfile -t -O ${#kernels[@]} kernels < <(vm_mutants)
 	check_save
 }
@@ -318,7 +332,9 @@ main()
 	fi
 	# The kernel line of KDIR picks the expected matrix; another line is
 	# refused here, before anything is built.
-	[ -n "$EXPECTED" ] || EXPECTED=$(vm_expected_matrix) || exit 2
+	vm_kernel_line >/dev/null || exit 2
+	[ -n "$EXPECTED" ] || EXPECTED=$(vm_expected_matrix)
+	default_kernels
 	start=$(vm_now)
 	mkdir -p "$RESULTS"
 	# A mutant needs its base variant's column to be judged against.

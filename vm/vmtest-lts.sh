@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The suite on the 6.1 LTS line (Debian 12's default kernel): stock 6.1
+# and the fix backported to it (vm/kernels/fix-6.1/), built from Debian's
+# linux-source-6.1 with the suite's config, booted under qemu, with both
+# front ends, each checked against vm/expected-matrix-6.1.txt.
+#
+#   vm/vmtest-lts.sh [-t TEST]... [--front kselftest|test_progs]...
+#
+# -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
+# --front    one front end (default both, one after the other).
+#
+# The suite is the one make suite and make test_progs built against the
+# 6.12 tree's framework: built once, run on both lines.
+#
+# KDIR_LTS      the 6.1 tree (default build/linux-source-6.1, extracted
+#               from /usr/src/linux-source-6.1.tar.xz, which is installed
+#               with apt-get when missing). A tree of another line is
+#               refused with one line.
+# VM_BUILD_LTS  the line's build folder: tree copy, objects, images and
+#               results (default build/vm-6.1).
+# Kernel builds hold the 6.12 line's lock ($VM_BUILD/src.lock, VM_LOCK):
+# one kernel build at a time, whichever line it is for.
+
+set -o pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+readonly PKG=linux-source-6.1
+readonly TARBALL=/usr/src/$PKG.tar.xz
+KDIR_LTS=${KDIR_LTS:-$VM_ROOT/build/$PKG}
+VM_BUILD_LTS=${VM_BUILD_LTS:-$VM_ROOT/build/vm-6.1}
+fronts=()
+args=()
+
+usage()
+{
+	sed -n '/^#   vm/,/^# --front/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+die()
+{
+	echo "vmtest-lts: $*" >&2
+	exit 1
+}
+
+parse_args()
+{
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-t)	[ $# -ge 2 ] || usage
+			args+=(-t "$2"); shift ;;
+		--front)
+			case ${2:-} in
+			kselftest|test_progs) fronts+=("$2") ;;
+			*)	die "unknown front end '${2:-}' (kselftest, test_progs)" ;;
+			esac
+			shift ;;
+		*)	usage ;;
+		esac
+		shift
+	done
+	[ ${#fronts[@]} -gt 0 ] || fronts=(kselftest test_progs)
+}
+
+# Debian's linux-source-6.1, installed if missing (root and apt-get).
+install_source()
+{
+	local err
+
+	[ -f "$TARBALL" ] && return 0
+	[ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null ||
+		die "no $TARBALL, and $PKG cannot be installed here (needs root and apt-get)"
+	vm_log "installing $PKG"
+	err=$( { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends "$PKG" ||
+		 { apt-get update -qq &&
+		   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends "$PKG"; }; } 2>&1 >/dev/null) ||
+		die "apt-get install $PKG failed: $(grep -m1 '^E:' <<< "$err")"
+	[ -f "$TARBALL" ] || die "$PKG is installed but $TARBALL is not there"
+}
+
+# The 6.1 tree at KDIR_LTS: the default one is extracted once (into a
+# temporary folder first, so that a broken extraction leaves no tree).
+lts_tree()
+{
+	local parent tmp
+
+	[ -f "$KDIR_LTS/Makefile" ] && return 0
+	[ "$KDIR_LTS" = "$VM_ROOT/build/$PKG" ] ||
+		die "KDIR_LTS=$KDIR_LTS is not a kernel tree"
+	install_source
+	parent=${KDIR_LTS%/*}
+	mkdir -p "$parent"
+	tmp=$(mktemp -d "$parent/.extract.XXXXXX") || die "cannot write in $parent"
+	vm_log "extracting $TARBALL (about a minute)"
+	tar -C "$tmp" -xf "$TARBALL" && mv "$tmp/$PKG" "$KDIR_LTS" ||
+		{ rm -rf "$tmp"; die "cannot extract $TARBALL into $parent"; }
+	rmdir "$tmp"
+}
+
+main()
+{
+	local line front rc=0
+
+	parse_args "$@"
+	lts_tree
+	line=$(vm_kernel_line "$KDIR_LTS") || exit 2
+	[ "$line" = 6.1 ] ||
+		die "KDIR_LTS=$KDIR_LTS is Linux $line, not 6.1 (make vmtest runs 6.12)"
+	for front in "${fronts[@]}"; do
+		echo "6.1 line ($(make -s -C "$KDIR_LTS" kernelversion)), front end $front:"
+		KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS VM_LOCK=$VM_LOCK \
+			"$VM_DIR/vmtest.sh" --front "$front" "${args[@]}" stock fix || rc=1
+	done
+	return $rc
+}
+
+main "$@"; exit
