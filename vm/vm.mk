@@ -10,6 +10,8 @@
 #   make vmtest-lts             the 6.1 LTS line: stock 6.1 and vm/kernels/fix-6.1/
 #                               from Debian's linux-source-6.1, both front ends,
 #                               checked against vm/expected-matrix-6.1.txt
+#   make check-lts              make check's host part on Debian's 6.1 kernel, in
+#                               a VM (KERNEL=IMAGE: another 6.1 image)
 #   make bisect-demo            git bisect run finds the commit that breaks
 #                               root_qdisc_mirred_with_clsact
 #
@@ -23,7 +25,7 @@ VM_TESTS = $(foreach t,$(T),-t $(t))
 KDIR_LTS ?= $(BUILD)/linux-source-6.1
 VM_BUILD_LTS ?= $(BUILD)/vm-6.1
 
-.PHONY: vmtest vmtest-mutants vmtest-lts vm-kdir-line bisect-demo
+.PHONY: vmtest vmtest-mutants vmtest-lts check-lts vm-kdir-line bisect-demo
 
 # The suite builds against KDIR: make vmtest takes a 6.12 tree only (the
 # 6.1 line's kernels are vmtest-lts's, with the suite built against 6.12).
@@ -42,6 +44,9 @@ vmtest: $(if $(KERNEL),,vm-kdir-line) suite $(if $(filter test_progs,$(FRONT)),t
 vmtest-lts: suite test_progs
 	@KDIR_LTS="$(KDIR_LTS)" VM_BUILD_LTS="$(VM_BUILD_LTS)" $(VM_MK_DIR)/vmtest-lts.sh \
 		$(VM_TESTS) $(if $(FRONT),--front $(FRONT))
+
+check-lts: suite test_progs
+	@$(VM_MK_DIR)/check-lts.sh $(if $(KERNEL),--kernel "$(KERNEL)")
 
 vmtest-mutants: vm-kdir-line suite
 	@KDIR="$(KDIR)" $(VM_MK_DIR)/vmtest.sh --mutants $(VM_TESTS)

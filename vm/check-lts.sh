@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check's host part (CHECK_VM=0 tests/run.sh) on a 6.1 kernel, in a
+# VM: what a Debian 12 machine running its default kernel gets from
+# make check. The controls and diagnoses must be those of 6.1 there.
+#
+#   vm/check-lts.sh [--kernel BZIMAGE]
+#
+# Default kernel: Debian's own 6.1 image with its modules (vm/distro.sh,
+# DISTRO_LINE=6.1, as make vmtest-distro boots it); --kernel boots an
+# image built from source instead (make vmtest-lts leaves stock 6.1 in
+# build/vm-6.1/bzImage-stock). The suite, test_progs and bpftool are the
+# ones make suite and make test_progs built against 6.12.
+#
+# Under emulation (TCG) the suite runs some 50 times slower than on a
+# host: CHECK_RUN_LIMIT (default here 900 s) replaces the host's 60 s
+# bound on its run. Exit: run.sh's, or run-vm.sh's boot/crash/timeout code.
+
+set -o pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+kernel=
+initrd=
+
+usage()
+{
+	sed -n '/^#   vm/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+main()
+{
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernel)	[ $# -ge 2 ] || usage
+				kernel=$2; shift ;;
+		*)		usage ;;
+		esac
+		shift
+	done
+	if [ -z "$kernel" ]; then
+		export DISTRO_LINE=6.1
+		"$VM_DIR/distro.sh" initramfs || vm_die "cannot prepare Debian's 6.1 kernel"
+		kernel=$("$VM_DIR/distro.sh" path bzimage)
+		initrd=$("$VM_DIR/distro.sh" path initramfs)
+	fi
+	[ -f "$kernel" ] || vm_die "no kernel image at $kernel"
+	mkdir -p "$VM_BUILD/logs"
+	VM_TIMEOUT=${VM_TIMEOUT:-2400} "$VM_DIR/run-vm.sh" -C "$VM_ROOT" ${initrd:+-i "$initrd"} \
+		-l "$VM_BUILD/logs/console-check-lts.log" "$kernel" -- \
+		"echo \"# kernel \$(uname -r)\"; CHECK_VM=0 CHECK_RUN_LIMIT=${CHECK_RUN_LIMIT:-900} tests/run.sh"
+}
+
+main "$@"; exit
