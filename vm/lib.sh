@@ -160,6 +160,7 @@ vm_src_init()
 		die "$src is not a copy of KDIR=$KDIR; remove $VM_BUILD to remake it"
 	fi
 	log "making $src from $KDIR (once, about 90 s)"
+	mkdir -p "$VM_BUILD"
 	rm -rf "$src.tmp"
 	cp -a "$KDIR" "$src.tmp" || return 1
 	# Debian's tree ignores its own top level, hence add -f.
