@@ -173,10 +173,27 @@ vm_src_init()
 	mv "$src.tmp" "$src"
 }
 
+# The fragments of the config, in merge order, one a line: the suite's,
+# the VM's, the line's own (vm/kernel-6.1.config: 6.1's BPF_JIT needs
+# MODULES) and VM_EXTRA_CONFIG.
+vm_config_files()
+{
+	local line
+
+	line=$(vm_kernel_line) || return 1
+	echo "$VM_FRAGMENT"
+	echo "$VM_DIR/kernel.config"
+	[ -f "$VM_DIR/kernel-$line.config" ] && echo "$VM_DIR/kernel-$line.config"
+	[ -z "$VM_EXTRA_CONFIG" ] || echo "$VM_EXTRA_CONFIG"
+}
+
 # Hash of everything the config depends on.
 vm_config_key()
 {
-	cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"} | sha256sum | cut -c1-16
+	local -a files
+
+	mapfile -t files < <(vm_config_files)
+	cat "${files[@]}" | sha256sum | cut -c1-16
 }
 
 # The config symbols the tree at $1 defines, one a line.
@@ -205,7 +222,7 @@ vm_config_check()
 		fi
 		log "config: $line did not stick (dependency missing?)"
 		missing=1
-	done < <(cat "$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"})
+	done < <(vm_config_files | xargs cat)
 	return $missing
 }
 
@@ -214,14 +231,16 @@ vm_config_check()
 vm_config()
 {
 	local src=$1 obj=$2 key
+	local -a files
 
 	key=$(vm_config_key)
 	[ -f "$obj/.config" ] && [ "$(cat "$obj/.vm-config-key" 2>/dev/null)" = "$key" ] &&
 		return 0
+	mapfile -t files < <(vm_config_files)
 	mkdir -p "$obj"
 	make -s -C "$src" O="$obj" ARCH=$VM_ARCH tinyconfig >/dev/null &&
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-		"$VM_FRAGMENT" "$VM_DIR/kernel.config" ${VM_EXTRA_CONFIG:+"$VM_EXTRA_CONFIG"} >/dev/null &&
+		"${files[@]}" >/dev/null &&
 	make -s -C "$src" O="$obj" ARCH=$VM_ARCH olddefconfig >/dev/null &&
 	vm_config_check "$src" "$obj" &&
 	echo "$key" > "$obj/.vm-config-key"
