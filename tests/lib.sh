@@ -293,7 +293,7 @@ controls_bad()
 	bad=$(grep -vE '^ingress_bpf_redirect\.ipv[46] fail:dropped-by-ifb$' <<<"$bad")
 	[ -n "$bad" ] && echo "$bad"
 	if grep -q '^ingress_bpf_redirect\..* fail:' "$verdicts" &&
-	   ! grep -q 'ingress_bpf_redirect:.*not marked redirected' "$tap"; then
+	   ! grep -q 'ingress_bpf_redirect:.*did not set the redirected bit' "$tap"; then
 		echo "ingress_bpf_redirect dropped-by-ifb, but not for the missing redirected mark"
 	fi
 	return 0

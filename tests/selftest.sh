@@ -139,8 +139,8 @@ controls_hold()
 # another line (vm/lib.sh's vm_kernel_line).
 st_controls()
 {
-	local unmarked='ingress_bpf_redirect:packets ifb_tse dropped: 5, expected 0: ifb dropped redirected packets that carried skb_iif: they were not marked redirected'
-	local iif='ingress_bpf_redirect:packets ifb_tse dropped: 5, expected 0: ifb dropped redirected packets: they entered it with skb_iif 0'
+	local unmarked='ingress_bpf_redirect:packets ifb_tse dropped: 5, expected 0: ifb dropped redirected packets whose skb_iif was set: either the redirect did not set the redirected bit (bpf_redirect() does not on 6.1)'
+	local iif='ingress_bpf_redirect:packets ifb_tse dropped: 5, expected 0: ifb dropped redirected packets that arrived with skb_iif 0 (seen by BPF on ifb)'
 
 	printf 'ingress_mirred.ipv4 pass\ningress_bpf_redirect.ipv4 pass\n' >"$ST/c-pass"
 	printf 'ingress_mirred.ipv4 pass\ningress_bpf_redirect.ipv4 fail:dropped-by-ifb\n' >"$ST/c-drop"

@@ -41,11 +41,11 @@ main()
 	done
 	if [ -z "$kernel" ]; then
 		export DISTRO_LINE=6.1
-		"$VM_DIR/distro.sh" initramfs || vm_die "cannot prepare Debian's 6.1 kernel"
+		"$VM_DIR/distro.sh" initramfs || die "cannot prepare Debian's 6.1 kernel"
 		kernel=$("$VM_DIR/distro.sh" path bzimage)
 		initrd=$("$VM_DIR/distro.sh" path initramfs)
 	fi
-	[ -f "$kernel" ] || vm_die "no kernel image at $kernel"
+	[ -f "$kernel" ] || die "no kernel image at $kernel"
 	mkdir -p "$VM_BUILD/logs"
 	VM_TIMEOUT=${VM_TIMEOUT:-2400} "$VM_DIR/run-vm.sh" -C "$VM_ROOT" ${initrd:+-i "$initrd"} \
 		-l "$VM_BUILD/logs/console-check-lts.log" "$kernel" -- \

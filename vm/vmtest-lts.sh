@@ -39,12 +39,6 @@ usage()
 	exit 2
 }
 
-die()
-{
-	echo "vmtest-lts: $*" >&2
-	exit 1
-}
-
 parse_args()
 {
 	while [ $# -gt 0 ]; do
@@ -72,7 +66,7 @@ install_source()
 	[ -f "$TARBALL" ] && return 0
 	[ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null ||
 		die "no $TARBALL, and $PKG cannot be installed here (needs root and apt-get)"
-	vm_log "installing $PKG"
+	log "installing $PKG"
 	err=$( { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends "$PKG" ||
 		 { apt-get update -qq &&
@@ -95,7 +89,7 @@ lts_tree()
 	parent=${KDIR_LTS%/*}
 	mkdir -p "$parent"
 	tmp=$(mktemp -d "$parent/.extract.XXXXXX") || die "cannot write in $parent"
-	vm_log "extracting $TARBALL (about a minute)"
+	log "extracting $TARBALL (about a minute)"
 	tar -C "$tmp" -xf "$TARBALL" && mv "$tmp/$PKG" "$KDIR_LTS" ||
 		{ rm -rf "$tmp"; die "cannot extract $TARBALL into $parent"; }
 	rmdir "$tmp"
