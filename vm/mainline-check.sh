@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Do the series' kernel patches apply to another tree's files?
+#
+#   vm/mainline-check.sh DIR [PATCHDIR]
+#
+# DIR holds the files the patches touch at their paths in the tree: a
+# whole tree (a mainline checkout), or only net/core/dev.c,
+# net/core/filter.c, net/sched/act_api.c and friends saved one by one.
+# PATCHDIR is vm/kernels/fix by default. Each patch is checked on its own
+# with git apply --check (for information: a patch may need the ones
+# before it), then the series in order with patch, each on the result of
+# the ones before (fuzz is reported). Exits 1 when the series stops, or a
+# file it touches is missing from DIR.
+
+set -uo pipefail
+tmp=
+
+die()
+{
+	echo "mainline-check: $*" >&2
+	exit 2
+}
+
+# The paths the patches in "$@" touch, one a line.
+touched()
+{
+	sed -n 's|^+++ b/||p' "$@" | sort -u
+}
+
+main()
+{
+	local dir=${1:-} pdir=${2:-$(dirname "$0")/kernels/fix} p f out rc=0
+	local -a patches
+
+	[ -d "$dir" ] || die "usage: $0 DIR [PATCHDIR] (DIR: a tree, or its touched files)"
+	mapfile -t patches < <(compgen -G "$pdir/*.patch" | sort | xargs -r realpath)
+	[ ${#patches[@]} -gt 0 ] || die "no patches in $pdir"
+	# A copy of the touched files outside any git work tree: git apply
+	# inside one takes paths from its top, not from DIR.
+	tmp=$(mktemp -d) || exit 2
+	trap 'rm -rf "$tmp"' EXIT
+	for f in $(touched "${patches[@]}"); do
+		[ -f "$dir/$f" ] || { echo "missing in $dir: $f"; rc=1; continue; }
+		mkdir -p "$tmp/pristine/${f%/*}"
+		cp "$dir/$f" "$tmp/pristine/$f"
+	done
+	for p in "${patches[@]}"; do
+		if out=$(cd "$tmp/pristine" && git apply --check --verbose "$p" 2>&1); then
+			echo "alone: applies: ${p##*/}"
+		else
+			# Not an error by itself: a patch may need the ones before it.
+			echo "alone: does not apply: ${p##*/}: $(grep -m1 -E 'error|does not' <<< "$out")"
+		fi
+	done
+	cp -a "$tmp/pristine" "$tmp/series"
+	for p in "${patches[@]}"; do
+		if ! out=$(patch -d "$tmp/series" -p1 --batch --dry-run < "$p" 2>&1) ||
+		   ! patch -d "$tmp/series" -p1 --batch --quiet < "$p" >/dev/null 2>&1; then
+			echo "series: stops at ${p##*/}: $(grep -m1 -iE 'fail|error' <<< "$out")"
+			return 1
+		fi
+		grep -q -i 'fuzz' <<< "$out" && echo "series: ${p##*/} needs fuzz: $(grep -m1 -i fuzz <<< "$out")"
+	done
+	echo "series: all ${#patches[@]} patches apply in order"
+	return $rc
+}
+
+main "$@"; exit
