@@ -59,15 +59,29 @@ t_exit_code_matches_tap()
 
 # What the controls are depends on the kernel line (tests/lib.sh,
 # controls_bad): on 6.1 ingress_bpf_redirect is dropped by ifb.
+# The controls the suite lists, each with a verdict; what each verdict must
+# be depends on the kernel line (tests/lib.sh, controls_bad): on 6.1
+# ingress_bpf_redirect is dropped by ifb.
 t_controls_pass()
 {
-	local bad kver what="ingress controls pass"
+	local controls missing bad kver what="ingress controls pass"
 
+	controls=$(expected_tests | grep -E '^ingress_(mirred|bpf_redirect)\.')
+	if [ -z "$controls" ]; then
+		fail "the suite lists no ingress control (ingress_mirred.*, ingress_bpf_redirect.*)"
+		return
+	fi
+	missing=$(awk 'FILENAME == ARGV[1] { v[$1]; next } !($1 in v) { print $1 }' \
+		      "$OUT/verdicts" - <<<"$controls")
+	if [ -n "$missing" ]; then
+		fail "ingress controls with no verdict: $(echo $missing)"
+		return
+	fi
 	kver=$(uname -r)
 	before_6_4 "$kver" &&
 		what="ingress controls hold on $kver: ingress_mirred passes, ingress_bpf_redirect passes or is dropped by ifb for the redirected mark (bpf_redirect() sets it since 6.4)"
 	bad=$(controls_bad "$OUT/verdicts" "$OUT/tap" "$kver")
-	[ -z "$bad" ] && pass "$what" ||
+	[ -z "$bad" ] && pass "$what ($(echo $controls))" ||
 		fail "ingress controls do not hold on $kver: $(echo $bad)"
 }
 
