@@ -1,18 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A TCP request/response load generator, like netperf's TCP_RR: one
- * connection, 32-byte requests, 32-byte responses, one in flight.
+ * The benchmark's load generator, the seed's two netperf tests:
  *
+ * TCP_RR: one connection, 32-byte requests, 32-byte responses, one in
+ * flight, TCP_NODELAY on both ends.
  *   rr -s PORT                 serve one connection, echo every request
  *   rr -c ADDR PORT SECONDS    run for SECONDS, print transactions per second
  *   rr -n ADDR PORT COUNT      run COUNT transactions, print the time taken
  *
+ * TCP_STREAM with 32-byte sends (netperf -t TCP_STREAM -- -m 32): one
+ * connection, the sender write()s 32 bytes at a time, Nagle on (netperf's
+ * default), the receiver reads in 128 KiB chunks.
+ *   rr -S PORT                 sink one connection; at its end, send back
+ *                              the byte count (8 bytes, network order)
+ *   rr -t ADDR PORT SECONDS    send for SECONDS, then shut down and wait for
+ *                              the sink's count: print the bytes the sink
+ *                              received and Mbit/s over the whole exchange
+ *   rr -b ADDR PORT BYTES      send BYTES bytes, the same way
+ *
+ * Only the two processes and the kernel run: no control connection, no
+ * timers, no reports while the clock runs, so that under qemu's
+ * instruction counting the figures are a function of the kernel's code.
  * IPv4 only: the benchmark's flows are IPv4.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +36,7 @@
 #include <unistd.h>
 
 #define MSG_SIZE 32
+#define SINK_BUF (128 * 1024)
 
 static void die(const char *what)
 {
@@ -64,10 +80,10 @@ static void set_nodelay(int fd)
 		die("TCP_NODELAY");
 }
 
-static int serve(int port)
+/* Listen on PORT, say so, and return the one connection accepted. */
+static int accept_one(int port)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	char buf[MSG_SIZE];
 	int fd, conn, one = 1;
 
 	sa.sin_port = htons(port);
@@ -84,32 +100,132 @@ static int serve(int port)
 	conn = accept(fd, NULL, NULL);
 	if (conn < 0)
 		die("accept");
+	close(fd);
+	return conn;
+}
+
+static int serve(int port)
+{
+	char buf[MSG_SIZE];
+	int conn;
+
+	conn = accept_one(port);
 	set_nodelay(conn);
 	while (xfer(conn, buf, 0) == 0 && xfer(conn, buf, 1) == 0)
 		;
 	close(conn);
-	close(fd);
 	return 0;
 }
 
-static int client(const char *addr, int port, double seconds, long count)
+/* Read until the sender shuts down, then tell it how much arrived. */
+static int sink(int port)
+{
+	static char buf[SINK_BUF];
+	unsigned long long total = 0;
+	uint32_t word[2];
+	ssize_t n;
+	int conn;
+
+	conn = accept_one(port);
+	for (;;) {
+		n = read(conn, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("sink read");
+		if (n == 0)
+			break;
+		total += n;
+	}
+	word[0] = htonl(total >> 32);
+	word[1] = htonl(total & 0xffffffffu);
+	if (write(conn, word, sizeof(word)) != sizeof(word))
+		die("sink write");
+	close(conn);
+	return 0;
+}
+
+static int connect_to(const char *addr, int port)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	char buf[MSG_SIZE] = "rr";
-	double start, end;
-	long n = 0;
 	int fd;
 
 	sa.sin_port = htons(port);
 	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
 		fprintf(stderr, "rr: bad address %s\n", addr);
-		return 2;
+		exit(2);
 	}
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		die("socket");
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
 		die("connect");
+	return fd;
+}
+
+/*
+ * Send 32-byte writes for SECONDS, or BYTES bytes, then shut down the
+ * sending side and wait for the sink's count: the time runs until every
+ * byte has arrived, as netperf's does.
+ */
+static int stream(const char *addr, int port, double seconds,
+		  unsigned long long bytes)
+{
+	char buf[MSG_SIZE] = "stream";
+	unsigned long long sent = 0, got;
+	uint32_t word[2];
+	double start, end;
+	size_t have = 0;
+	ssize_t n;
+	int fd;
+
+	fd = connect_to(addr, port);
+	start = now();
+	end = start + seconds;
+	/* Check the clock every 64 sends: a read costs a syscall. */
+	while (bytes ? sent < bytes : ((sent & (64 * MSG_SIZE - 1)) || now() < end)) {
+		n = write(fd, buf, MSG_SIZE);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != MSG_SIZE) {
+			fprintf(stderr, "rr: stream write returned %zd after %llu bytes\n",
+				n, sent);
+			return 1;
+		}
+		sent += n;
+	}
+	if (shutdown(fd, SHUT_WR))
+		die("shutdown");
+	while (have < sizeof(word)) {
+		n = read(fd, (char *)word + have, sizeof(word) - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "rr: no byte count from the sink\n");
+			return 1;
+		}
+		have += n;
+	}
+	end = now();
+	close(fd);
+	got = (unsigned long long)ntohl(word[0]) << 32 | ntohl(word[1]);
+	if (got != sent) {
+		fprintf(stderr, "rr: sent %llu bytes, the sink got %llu\n", sent, got);
+		return 1;
+	}
+	printf("bytes %llu seconds %.6f mbps %.2f\n", got, end - start,
+	       got * 8 / (end - start) / 1e6);
+	return 0;
+}
+
+static int client(const char *addr, int port, double seconds, long count)
+{
+	char buf[MSG_SIZE] = "rr";
+	double start, end;
+	long n = 0;
+	int fd;
+
+	fd = connect_to(addr, port);
 	set_nodelay(fd);
 	start = now();
 	end = start + seconds;
@@ -123,7 +239,7 @@ static int client(const char *addr, int port, double seconds, long count)
 	}
 	end = now();
 	close(fd);
-	printf("transactions %ld seconds %.3f tps %.1f\n", n, end - start,
+	printf("transactions %ld seconds %.6f tps %.1f\n", n, end - start,
 	       n / (end - start));
 	return 0;
 }
@@ -136,7 +252,14 @@ int main(int argc, char **argv)
 		return client(argv[2], atoi(argv[3]), atof(argv[4]), 0);
 	if (argc == 5 && !strcmp(argv[1], "-n"))
 		return client(argv[2], atoi(argv[3]), 0, atol(argv[4]));
+	if (argc == 3 && !strcmp(argv[1], "-S"))
+		return sink(atoi(argv[2]));
+	if (argc == 5 && !strcmp(argv[1], "-t"))
+		return stream(argv[2], atoi(argv[3]), atof(argv[4]), 0);
+	if (argc == 5 && !strcmp(argv[1], "-b"))
+		return stream(argv[2], atoi(argv[3]), 0, strtoull(argv[4], NULL, 0));
 	fprintf(stderr,
-		"usage: rr -s PORT | rr -c ADDR PORT SECONDS | rr -n ADDR PORT COUNT\n");
+		"usage: rr -s PORT | rr -c ADDR PORT SECONDS | rr -n ADDR PORT COUNT\n"
+		"       rr -S PORT | rr -t ADDR PORT SECONDS | rr -b ADDR PORT BYTES\n");
 	return 2;
 }
