@@ -22,8 +22,10 @@
 # Kernel WARN/BUG/panic lines from the console are repeated on stderr.
 #
 # Accelerator: KVM when a 20 s probe boot under it works (once per build
-# folder), else TCG (-cpu max); VM_ACCEL=kvm|tcg forces one. Nested KVM
-# aborts or hangs on the machines this was written on.
+# folder), else TCG (-cpu max); VM_ACCEL=kvm|tcg|icount forces one. Nested
+# KVM aborts or hangs on the machines this was written on. icount is TCG
+# with one vCPU and guest time counted in instructions (1 ns each, idle
+# time skipped): the benchmark's deterministic clock (bench/run.sh).
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
@@ -63,6 +65,8 @@ accel_args()
 {
 	case $accel in
 	kvm)	echo "-enable-kvm -cpu host" ;;
+	icount)	echo "-accel tcg,thread=single -cpu max" \
+			"-icount shift=0,align=off,sleep=off" ;;
 	*)	echo "-accel tcg -cpu max" ;;
 	esac
 }
@@ -94,11 +98,14 @@ probe_accel()
 # qemu in the background: ttyS0 = console log, ttyS1 = command output.
 start_qemu()
 {
-	local image=$1 dir=$2
+	local image=$1 dir=$2 smp=${VM_SMP:-2}
 
+	# Instruction counting runs one vCPU: the figures then do not
+	# depend on how the host schedules vCPU threads.
+	[ "$accel" = icount ] && smp=1
 	# shellcheck disable=SC2046
 	timeout -k 5 "$timeout" qemu-system-x86_64 $(accel_args) \
-		-m "${VM_MEM:-1G}" -smp "${VM_SMP:-2}" \
+		-m "${VM_MEM:-1G}" -smp "$smp" \
 		-nodefaults -display none -no-reboot \
 		-kernel "$image" ${initrd:+-initrd "$initrd"} \
 		-append "console=ttyS0 panic=-1 root=root rootfstype=9p \
