@@ -7,17 +7,26 @@
 #   bench/guest.sh [-d SECONDS] [-w WORKLOAD]... SHAPE...
 #
 # SHAPE      fast       veth va -> vb, no clsact, no ifb
-#            filters100 clsact egress on va with 100 filters: prio 1 a
-#                       pass-through BPF counter, prio 2-99 u32 on other
-#                       ports, prio 100 u32 matching the flow, mirred
-#                       egress redirect to an ifb beside va (the seed's shape)
-# WORKLOAD   rr (TCP ping-pong, 32-byte messages, bench/rr.c) and stream
-#            (iperf3); both by default
+#            fastkey    the fast path with a clsact qdisc on the sender
+#                       namespace's lo: egress_needed_key is on, but va
+#                       has no egress hook (the fix's own fast path)
+#            filtersN   clsact egress on va with N filters (N >= 2): prio 1
+#                       a pass-through BPF counter, prio 2..N-1 u32 on
+#                       other ports, prio N u32 matching the flow, mirred
+#                       egress redirect to an ifb beside va; filters5 is
+#                       the author's production shape, filters100 the seed's
+# WORKLOAD   rr      TCP_RR, 32-byte requests and responses (bench/rr.c)
+#            stream  TCP_STREAM, 32-byte sends (bench/rr.c, like netperf -m 32)
+#            iperf3  iperf3 -l 32, for comparison (not by default)
+#            default: rr and stream
 # SECONDS    length of each timed run (default 10)
 #
 # Prints one line per measurement:
-#   result SHAPE WORKLOAD VALUE UNIT        (tps or Mbit/s)
+#   result SHAPE WORKLOAD VALUE UNIT SECONDS OPS PACKETS
+#          VALUE in tps or Mbit/s over SECONDS of the guest's clock; OPS the
+#          transactions or bytes, PACKETS the packets va sent in that time
 #   count SHAPE WORKLOAD RUNS PACKETS       (classifier runs, packets va sent)
+#   info clocksource NAME
 # Everything lives in two namespaces of its own; they go when it ends.
 
 set -o pipefail
@@ -34,7 +43,8 @@ RR_PORT=5001
 STREAM_PORT=5201
 # Transactions and bytes of the counting runs: short, stats on.
 COUNT_RR=2000
-COUNT_STREAM=4M
+COUNT_STREAM=65536
+COUNT_IPERF=1M
 seconds=10
 workloads=()
 
@@ -93,22 +103,22 @@ make_link()
 		dev vb nud permanent
 }
 
-# The seed's shape: 100 egress filters, only the last one matches the
+# The seed's shape with N egress filters: only the last one matches the
 # benchmark's flow and redirects it to ifb. tc -batch adds them in one go.
 make_filters()
 {
-	local batch=/tmp/bench-filters.$$ prio
+	local n=$1 batch=/tmp/bench-filters.$$ prio
 
 	ip -n "$SND" link add bifb type ifb &&
 	ip -n "$SND" link set bifb up &&
 	tc -n "$SND" qdisc add dev va clsact || return 1
 	{
 		echo "filter add dev va egress prio 1 bpf da obj $OBJ sec tc"
-		for prio in $(seq 2 99); do
+		for prio in $(seq 2 $((n - 1))); do
 			echo "filter add dev va egress prio $prio protocol ip u32" \
 				"match ip dport $((20000 + prio)) 0xffff flowid 1:1"
 		done
-		echo "filter add dev va egress prio 100 protocol ip u32" \
+		echo "filter add dev va egress prio $n protocol ip u32" \
 			"match ip dst $ADDR_RCV/32" \
 			"action mirred egress redirect dev bifb"
 	} > "$batch"
@@ -154,6 +164,15 @@ tx_packets()
 	in_snd cat /sys/class/net/va/statistics/tx_packets
 }
 
+# An egress hook on another device: clsact on the sender namespace's lo
+# turns egress_needed_key on; va itself has no hook.
+make_key_elsewhere()
+{
+	tc -n "$SND" qdisc add dev lo clsact &&
+	tc -n "$SND" filter add dev lo egress prio 1 protocol ip u32 \
+		match ip dst 127.0.0.1/32 flowid 1:1
+}
+
 # rr ARGS...: one client run against a fresh server; prints the client's line.
 rr_once()
 {
@@ -170,8 +189,25 @@ rr_once()
 	echo "$out"
 }
 
-# stream ARGS...: one iperf3 client run; prints the receiver's Mbit/s.
+# stream ARGS...: one 32-byte-send stream into a fresh sink; prints the
+# client's line.
 stream_once()
+{
+	local server out
+
+	in_rcv "$RR" -S $STREAM_PORT >/dev/null &
+	server=$!
+	wait_listen $STREAM_PORT
+	out=$(in_snd "$RR" "$@")
+	local rc=$?
+
+	wait "$server"
+	[ $rc -eq 0 ] || die "stream client failed"
+	echo "$out"
+}
+
+# iperf3 ARGS...: one iperf3 client run; prints the receiver's Mbit/s.
+iperf_once()
 {
 	local server out
 
@@ -210,7 +246,8 @@ count_runs()
 	tx0=$(tx_packets)
 	case $workload in
 	rr)	rr_once -n $ADDR_RCV $RR_PORT $COUNT_RR >/dev/null ;;
-	stream)	stream_once -n $COUNT_STREAM >/dev/null ;;
+	stream)	stream_once -b $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
+	iperf3)	iperf_once -l 32 -n $COUNT_IPERF >/dev/null ;;
 	esac
 	runs=$(run_cnt) || exit 1
 	runs=$((runs - runs0))
@@ -219,18 +256,22 @@ count_runs()
 	sysctl -qw kernel.bpf_stats_enabled=0
 }
 
+# One timed run: VALUE UNIT SECONDS OPS, then the packets va sent.
 measure()
 {
-	local shape=$1 workload=$2 v
+	local shape=$1 workload=$2 line tx0
 
+	tx0=$(tx_packets)
 	case $workload in
-	rr)	v=$(rr_once -c $ADDR_RCV $RR_PORT "$seconds" |
-			awk '{ print $6 }') || exit 1
-		echo "result $shape rr $v tps" ;;
-	stream)	v=$(stream_once -t "$seconds") || exit 1
-		echo "result $shape stream $v Mbit/s" ;;
+	rr)	line=$(rr_once -c $ADDR_RCV $RR_PORT "$seconds" |
+			awk '{ print $6, "tps", $4, $2 }') || exit 1 ;;
+	stream)	line=$(stream_once -t $ADDR_RCV $STREAM_PORT "$seconds" |
+			awk '{ print $6, "Mbit/s", $4, $2 }') || exit 1 ;;
+	iperf3)	line=$(iperf_once -l 32 -t "$seconds") || exit 1
+		line="$line Mbit/s $seconds 0" ;;
 	*)	die "unknown workload '$workload'" ;;
 	esac
+	echo "result $shape $workload $line $(($(tx_packets) - tx0))"
 }
 
 run_shape()
@@ -240,12 +281,17 @@ run_shape()
 	make_link || die "$shape: could not make the link"
 	case $shape in
 	fast)	;;
-	filters100)
-		make_filters || die "$shape: could not add the filters" ;;
+	fastkey)
+		make_key_elsewhere || die "$shape: could not add clsact to lo" ;;
+	filters[0-9]*)
+		[ "${shape#filters}" -ge 2 ] 2>/dev/null ||
+			die "unknown shape '$shape' (filtersN needs N >= 2)"
+		make_filters "${shape#filters}" ||
+			die "$shape: could not add the filters" ;;
 	*)	die "unknown shape '$shape'" ;;
 	esac
 	for w in "${workloads[@]}"; do
-		[ "$shape" = fast ] || count_runs "$shape" "$w"
+		case $shape in filters*) count_runs "$shape" "$w" ;; esac
 		measure "$shape" "$w"
 	done
 	cleanup
@@ -259,7 +305,7 @@ main()
 		case $opt in
 		d)	seconds=$OPTARG ;;
 		w)	workloads+=("$OPTARG") ;;
-		*)	die "usage: $0 [-d SECONDS] [-w rr|stream]... SHAPE..." ;;
+		*)	die "usage: $0 [-d SECONDS] [-w rr|stream|iperf3]... SHAPE..." ;;
 		esac
 	done
 	shift $((OPTIND - 1))
@@ -268,7 +314,11 @@ main()
 	[ "$(id -u)" = 0 ] || die "needs root"
 	[ -x "$RR" ] && [ -x "$RUNCNT" ] && [ -f "$OBJ" ] ||
 		die "build it first: make bench-tools"
-	command -v iperf3 >/dev/null || die "no iperf3 (apt-get install iperf3)"
+	case " ${workloads[*]} " in
+	*" iperf3 "*)
+		command -v iperf3 >/dev/null || die "no iperf3 (apt-get install iperf3)" ;;
+	esac
+	echo "info clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 	trap cleanup EXIT
 	for shape in "$@"; do
 		run_shape "$shape"
