@@ -3,32 +3,46 @@
 #
 # The seed's benchmark, side by side in VMs: each round boots every kernel
 # once, in the same order (A B C A B C ...), and runs bench/guest.sh in it:
-# both shapes (fast path, 100 filters) and both workloads (rr, stream).
-# Then bench/summarize.sh turns the raw figures into ratios against stock.
+# every shape and every workload. Then bench/summarize.sh turns the raw
+# figures into ratios against stock.
 #
-#   bench/run.sh [-r ROUNDS] [-d SECONDS] [-o DIR] [KERNEL...]
+#   bench/run.sh [-r ROUNDS] [-d SECONDS] [-o DIR] [-j JOBS] [KERNEL...]
 #
-# KERNEL...  variants for vm/build-kernel.sh (default: stock seed, plus fix
-#            when vm/build-kernel.sh knows it); stock comes first and is the
-#            reference of every ratio
-# ROUNDS     rounds (default $BENCH_ROUNDS or 5)
-# SECONDS    length of each timed run (default $BENCH_SECONDS or 5)
+# KERNEL...  VARIANT or VARIANT+MUTANT for vm/build-kernel.sh (fix+fix-keep-mark:
+#            the fix with vm/mutants/fix-keep-mark.patch on top); default
+#            stock seed fix, plus fix+M for each M of $BENCH_ALTERNATIVES
+#            (default fix-keep-mark: the fix's earlier design) that
+#            vm/mutants/ holds; stock comes first and is the reference of
+#            every ratio
+# ROUNDS     rounds (default $BENCH_ROUNDS, else 3 under icount, 5 otherwise)
+# SECONDS    length of each timed run, guest clock (default $BENCH_SECONDS or 2)
 # DIR        where raw.csv, ratios.csv, results.md and ratios.png go
 #            (default $BENCH_OUT or bench/results)
+# JOBS       VMs at a time (default $BENCH_JOBS, else 2 under icount, whose
+#            figures do not depend on the host's load, and 1 otherwise)
 #
-# The VMs run under qemu TCG unless run-vm.sh's KVM probe works: TCG times
-# are emulation times, not hardware times. Only the ratios between kernels
-# booted in the same round mean something, and the classifier runs per
-# packet, which are exact.
+# BENCH_CLOCK chooses the guest's clock:
+#   icount   qemu TCG, one vCPU, guest time = instructions executed (1 ns
+#            each; idle time skipped): deterministic, the figures are
+#            instruction counts, not times. The default without KVM.
+#   tcg      qemu TCG, two vCPUs, the host's clock: emulation times, noisy
+#   kvm      hardware virtualisation: hardware times (where KVM works)
+# BENCH_SHAPES and BENCH_WORKLOADS override guest.sh's lists (default
+# "fast fastkey filters5 filters100" and "rr stream").
 
 set -o pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
 . "$ROOT/vm/lib.sh"
 
-rounds=${BENCH_ROUNDS:-5}
-seconds=${BENCH_SECONDS:-5}
+rounds=${BENCH_ROUNDS:-}
+seconds=${BENCH_SECONDS:-2}
 out=${BENCH_OUT:-$BENCH_DIR/results}
+jobs=${BENCH_JOBS:-}
+shapes=${BENCH_SHAPES:-fast fastkey filters5 filters100}
+workloads=${BENCH_WORKLOADS:-rr stream}
+clock=${BENCH_CLOCK:-}
+alternatives=${BENCH_ALTERNATIVES-fix-keep-mark}
 kernels=()
 
 die()
@@ -39,28 +53,61 @@ die()
 
 usage()
 {
-	sed -n '/^#   bench/,/^#            (default \$BENCH_OUT/p' "$0" |
+	sed -n '/^#   bench/,/^#            figures do not/p' "$0" |
 		sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
-# stock, seed, and fix once the VM runner can build it.
+# stock, seed, the fix, and the fix's other designs kept as mutants.
 default_kernels()
 {
+	local m
+
 	kernels=(stock seed)
-	vm_variant_patches fix >/dev/null 2>&1 && kernels+=(fix)
+	vm_variant_patches fix >/dev/null 2>&1 || return 0
+	kernels+=(fix)
+	for m in $alternatives; do
+		[ -f "$VM_DIR/mutants/$m.patch" ] && kernels+=("fix+$m")
+	done
+}
+
+# The arguments of vm/build-kernel.sh for a KERNEL word.
+build_args()
+{
+	case $1 in
+	*+*)	echo "${1%%+*} ${1#*+}" ;;
+	*)	echo "$1" ;;
+	esac
 }
 
 # Build (or find cached) every image; print NAME=PATH lines.
 build_images()
 {
-	local k image
+	local k image args
 
 	for k in "${kernels[@]}"; do
 		echo "bench: kernel $k: building (cached if built before)" >&2
-		image=$("$ROOT/vm/build-kernel.sh" "$k") || die "kernel $k did not build"
+		read -r -a args <<< "$(build_args "$k")"
+		image=$("$ROOT/vm/build-kernel.sh" "${args[@]}") ||
+			die "kernel $k did not build"
 		echo "$k=$image"
 	done
+}
+
+# icount unless KVM works here: vm/run-vm.sh probes KVM once per build
+# folder (a 20 s boot) and keeps the answer in $VM_BUILD/accel.
+choose_clock()
+{
+	local image=$1
+
+	[ -n "$clock" ] && return 0
+	clock=icount
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 0
+	if [ ! -s "$VM_BUILD/accel" ]; then
+		"$ROOT/vm/run-vm.sh" -t 60 "$image" -- true >/dev/null 2>&1
+	fi
+	[ "$(cat "$VM_BUILD/accel" 2>/dev/null)" = kvm ] && clock=kvm
+	return 0
 }
 
 fmt_time()
@@ -77,43 +124,90 @@ progress()
 	if [ "$done" -gt 0 ]; then
 		per=$((elapsed / done))
 	else
-		per=$((60 + 8 * seconds))
+		per=$(planned_boot)
 	fi
-	left=$(((total - done) * per))
+	left=$(((total - done) * per / jobs))
 	echo "bench: round $round/$rounds, kernel $k (boot $((done + 1)) of" \
 		"$total), elapsed $(fmt_time "$elapsed"), about $(fmt_time "$left") left" >&2
+}
+
+# Wall seconds of one boot on an idle core, planned from qemu's CPU time
+# under icount here: boot 15 s, each timed run 11 s per guest second plus
+# 4 s, each counting run (filter shapes) 5 s.
+planned_boot()
+{
+	local n_s n_w n_f
+
+	n_s=$(wc -w <<< "$shapes")
+	n_w=$(wc -w <<< "$workloads")
+	n_f=$(tr ' ' '\n' <<< "$shapes" | grep -c '^filters')
+	echo $((15 + n_s * n_w * (11 * seconds + 4) + n_f * n_w * 5))
 }
 
 # One boot: guest.sh's lines become CSV rows round,kernel,shape,workload,
 # metric,value. Its own errors go to the log.
 run_one()
 {
-	local round=$1 k=$2 image=$3 log=$4 vmout
+	local round=$1 k=$2 image=$3 log=$4 vmout w wargs=()
 
-	vmout=$("$ROOT/vm/run-vm.sh" -C "$ROOT" -t $((300 + 20 * seconds)) "$image" \
-		-- "bench/guest.sh -d $seconds fast filters100" 2>>"$log")
+	for w in $workloads; do
+		wargs+=(-w "$w")
+	done
+	# shellcheck disable=SC2086
+	vmout=$(VM_ACCEL=$clock "$ROOT/vm/run-vm.sh" -C "$ROOT" \
+		-t $((10 * $(planned_boot) + 600)) -l "$VM_BUILD/logs/bench-$k-r$round.log" "$image" \
+		-- "bench/guest.sh -d $seconds ${wargs[*]} $shapes" 2>>"$log.$round.$k")
 	local rc=$?
 
-	echo "$vmout" | sed "s/^/# $k round $round: /" >> "$log"
+	echo "$vmout" | sed "s/^/# $k round $round: /" >> "$log.$round.$k"
 	[ $rc -eq 0 ] || echo "bench: $k round $round failed (exit $rc), see $log" >&2
 	# What it measured before a failure still counts.
 	echo "$vmout" | awk -v r="$round" -v k="$k" '
-		$1 == "result" { printf "%s,%s,%s,%s,%s,%s\n", r, k, $2, $3, $5, $4 }
-		$1 == "count" && $5 > 0 {
-			printf "%s,%s,%s,%s,runs_per_packet,%.4f\n", r, k, $2, $3, $4 / $5 }'
+	function row(shape, w, m, v) {
+		printf "%s,%s,%s,%s,%s,%s\n", r, k, shape, w, m, v
+	}
+	$1 == "result" {
+		row($2, $3, $5, $4)
+		if ($7 > 0 && $3 == "rr")
+			row($2, $3, "ns_per_transaction", sprintf("%.1f", $6 * 1e9 / $7))
+		if ($8 > 0)
+			row($2, $3, "ns_per_packet", sprintf("%.1f", $6 * 1e9 / $8))
+	}
+	$1 == "count" {
+		row($2, $3, "classifier_runs", $4)
+		row($2, $3, "packets_counted", $5)
+		if ($5 > 0)
+			row($2, $3, "runs_per_packet", sprintf("%.4f", $4 / $5))
+	}'
 	return $rc
+}
+
+# Collect the finished boots' rows and logs in boot order.
+collect()
+{
+	local raw=$1 log=$2 round k
+
+	for round in $(seq "$rounds"); do
+		for k in "${kernels[@]}"; do
+			cat "$raw.$round.$k" 2>/dev/null
+			cat "$log.$round.$k" 2>/dev/null >> "$log"
+			rm -f "$raw.$round.$k" "$log.$round.$k"
+		done
+	done >> "$raw.tmp"
 }
 
 main()
 {
 	local opt images line round k done=0 total t0 failed=0 cold tb build_wall
+	local running=0
 	declare -A image
 
-	while getopts r:d:o:h opt; do
+	while getopts r:d:o:j:h opt; do
 		case $opt in
 		r)	rounds=$OPTARG ;;
 		d)	seconds=$OPTARG ;;
 		o)	out=$OPTARG ;;
+		j)	jobs=$OPTARG ;;
 		*)	usage ;;
 		esac
 	done
@@ -122,6 +216,10 @@ main()
 	[ ${#kernels[@]} -gt 0 ] || default_kernels
 	[ "${kernels[0]}" = stock ] || die "the first kernel must be stock, the reference"
 	[ "$(id -u)" = 0 ] || die "needs root (qemu, the build tree)"
+	case $clock in
+	""|icount|tcg|kvm) ;;
+	*)	die "BENCH_CLOCK=$clock: icount, tcg or kvm" ;;
+	esac
 
 	# An empty object dir means the builds below are cold: their time is
 	# the cold part of the suite's VM matrix (bench/suite-cost.sh).
@@ -132,34 +230,58 @@ main()
 	while IFS='=' read -r k line; do
 		image[$k]=$line
 	done <<< "$images"
+	choose_clock "${image[stock]}"
+	[ -n "$rounds" ] || { [ "$clock" = icount ] && rounds=3 || rounds=5; }
+	[ -n "$jobs" ] || { [ "$clock" = icount ] && jobs=2 || jobs=1; }
 
 	mkdir -p "$out"
 	local raw=$out/raw.csv log=$out/run.log
 	: > "$log"
 	echo "round,kernel,shape,workload,metric,value" > "$raw.tmp"
 	total=$((rounds * ${#kernels[@]}))
-	echo "bench: ${kernels[*]}, $rounds rounds, ${seconds} s per timed run;" \
-		"TCG emulation times unless the KVM probe works, not hardware times" >&2
+	case $clock in
+	icount)	line="instruction counts (qemu icount, 1 vCPU): deterministic" ;;
+	tcg)	line="TCG emulation times, not hardware times" ;;
+	kvm)	line="KVM: hardware times" ;;
+	esac
+	echo "bench: ${kernels[*]}, $rounds rounds, ${seconds} s per timed run" \
+		"(guest clock), $jobs VM(s) at a time; $line" >&2
 	t0=$SECONDS
 	for round in $(seq "$rounds"); do
 		for k in "${kernels[@]}"; do
+			if [ "$running" -ge "$jobs" ]; then
+				wait -n || failed=1
+				running=$((running - 1))
+				done=$((done + 1))
+			fi
 			progress "$round" "$k" "$done" "$total" $((SECONDS - t0))
-			run_one "$round" "$k" "${image[$k]}" "$log" >> "$raw.tmp" || failed=1
-			done=$((done + 1))
+			run_one "$round" "$k" "${image[$k]}" "$log" \
+				> "$raw.$round.$k" &
+			running=$((running + 1))
 		done
 	done
+	while [ "$running" -gt 0 ]; do
+		wait -n || failed=1
+		running=$((running - 1))
+	done
+	collect "$raw" "$log"
 	mv "$raw.tmp" "$raw"
 	echo "bench: $total boots in $(fmt_time $((SECONDS - t0)))" >&2
 	{
 		echo "kernels ${kernels[*]}"
+		echo "shapes $shapes"
+		echo "workloads $workloads"
 		echo "rounds $rounds"
 		echo "seconds $seconds"
-		echo "accel $(cat "$VM_BUILD/accel" 2>/dev/null || echo tcg)"
+		echo "clock $clock"
+		echo "jobs $jobs"
 		echo "wall $((SECONDS - t0))"
 		echo "build_wall $build_wall"
 		echo "build_cold $cold"
 		echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "host_cpus $(nproc)"
+		echo "clocksource $(grep -ho 'info clocksource .*' "$log" | sort | uniq -c |
+			awk '{ printf "%s%s x%s", NR > 1 ? ", " : "", $4, $1 }')"
 	} > "$out/run.info"
 	"$BENCH_DIR/summarize.sh" "$out" || exit 1
 	[ $failed -eq 0 ] || die "some boots failed, see $log"
