@@ -6,15 +6,18 @@
 #
 #   bench/summarize.sh DIR
 #
-# DIR holds raw.csv and run.info; writes ratios.csv, runs.csv, results.md,
-# plot.dat and ratios.png there. A ratio is kernel / stock within one round
-# (the two booted back to back); per kernel, shape and workload the table
-# gives the median over the rounds and the spread (min-max, and the
-# quartiles in the CSV). Above 1 means the kernel is faster than stock.
+# DIR holds raw.csv and run.info; writes cells.csv, ratios.csv, runs.csv,
+# results.md, plot.dat, plot-fast.dat and ratios.png there.
+# cells.csv: per kernel, shape and workload, the median over the rounds,
+# min, max and spread ((max - min) / median), and the work per transaction
+# and per packet va sent (ns of the guest's clock: instructions under
+# icount). ratios.csv: kernel / stock within one round (the two booted in
+# the same round), median, min, max and quartiles. Above 1 means the kernel
+# is faster than stock.
 #
 # Refuses (exit 1, naming why, results.md not written) what it cannot
 # summarise: no run.info or one without a field the report states
-# (kernels, rounds, seconds, accel, wall, date, host_cpus); a raw.csv that
+# (kernels, rounds, seconds, clock, wall, date, host_cpus); a raw.csv that
 # is missing, has another header, or holds no figures; a kernel of
 # run.info with no figures; no ratio at all. No gnuplot is an error too,
 # after results.md: the plot would be an old one.
@@ -37,9 +40,10 @@ info()
 }
 
 [ -f "$dir/run.info" ] || die "no $dir/run.info: what was measured, and how, is unknown"
-for key in kernels rounds seconds accel wall date host_cpus; do
+for key in kernels rounds seconds wall date host_cpus; do
 	[ -n "$(info $key)" ] || die "$dir/run.info has no '$key' line"
 done
+[ -n "$(info clock)$(info accel)" ] || die "$dir/run.info has no 'clock' line"
 for key in rounds seconds wall host_cpus; do
 	[[ $(info $key) =~ ^[0-9]+$ ]] || die "$dir/run.info: $key '$(info $key)' is no whole number"
 done
@@ -52,7 +56,15 @@ for k in $(info kernels); do
 		die "$raw: no figures for kernel $k (run.info: kernels $(info kernels))"
 done
 
-# Quantiles of each group: the awk below sorts and interpolates.
+clock=$(info clock)
+clock=${clock:-$(info accel)}
+# What the guest's clock counts, for the tables' words.
+if [ "$clock" = icount ]; then
+	work=instructions
+else
+	work=ns
+fi
+
 awk -F, -v out="$dir" -v kernels="$(info kernels)" '
 function sort(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
@@ -65,61 +77,96 @@ function q(a, n, p,    x, i) {
 	i = int(x)
 	return i >= n ? a[n] : a[i] + (x - i) * (a[i + 1] - a[i])
 }
-# Fill arr with the values of key (SUBSEP-joined list in vals), sorted.
+# Fill arr with the values of key (a space-separated list in vals), sorted.
 function load(key, arr,    n, parts, i) {
+	delete arr
 	n = split(vals[key], parts, " ")
 	for (i = 1; i <= n; i++)
 		arr[i] = parts[i] + 0
 	sort(arr, n)
 	return n
 }
+function med(key,    a, n) {
+	n = load(key, a)
+	return n ? sprintf("%.1f", q(a, n, 0.5)) : "-"
+}
 NR == 1 { next }
 {
 	round = $1; k = $2; shape = $3; w = $4; m = $5; v = $6
 	if (!(k in seen)) { seen[k] = 1; order = order " " k }
 	if (!((shape, w) in cell)) { cell[shape, w] = 1; cells[++ncells] = shape SUBSEP w }
-	val[round, k, shape, w, m] = v
-	metric[shape, w, m] = 1
-	if (m == "runs_per_packet")
-		vals[k, shape, w, "rpp"] = vals[k, shape, w, "rpp"] " " v
-	else {
+	vals[k, shape, w, m] = vals[k, shape, w, m] " " v
+	if (m == "tps" || m == "Mbit/s") {
 		unit[w] = m
-		vals[k, shape, w, "abs"] = vals[k, shape, w, "abs"] " " v
+		val[round, k, shape, w] = v
 	}
 	if (round > nrounds) nrounds = round
 }
 END {
 	nk = split(kernels != "" ? kernels : order, ks, " ")
-	ratios = out "/ratios.csv"; runs = out "/runs.csv"; dat = out "/plot.dat"
+	ratios = out "/ratios.csv"; runs = out "/runs.csv"; cellf = out "/cells.csv"
+	dat = out "/plot.dat"; fdat = out "/plot-fast.dat"
 	print "kernel,shape,workload,unit,rounds,stock_median,kernel_median,ratio_median,ratio_min,ratio_q1,ratio_q3,ratio_max" > ratios
 	print "kernel,shape,workload,rounds,runs_per_packet_median,min,max" > runs
+	print "kernel,shape,workload,unit,rounds,median,min,max,spread_pct,per_transaction,per_packet" > cellf
 	printf "# label" > dat
-	for (j = 2; j <= nk; j++) printf " %s_med %s_min %s_max", ks[j], ks[j], ks[j] > dat
+	printf "# label" > fdat
+	for (j = 2; j <= nk; j++) {
+		printf " %s_med %s_min %s_max", ks[j], ks[j], ks[j] > dat
+		printf " %s_med %s_min %s_max", ks[j], ks[j], ks[j] > fdat
+	}
 	printf "\n" > dat
+	printf "\n" > fdat
+	for (j = 1; j <= nk; j++)
+		for (c = 1; c <= ncells; c++) {
+			split(cells[c], sw, SUBSEP); shape = sw[1]; w = sw[2]; m = unit[w]
+			n = load(ks[j] SUBSEP shape SUBSEP w SUBSEP m, a)
+			if (n == 0)
+				continue
+			md = q(a, n, 0.5)
+			printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.1f,%.3f,%s,%s\n", ks[j], shape, w, m, n,
+				md, a[1], a[n], (md > 0 ? 100 * (a[n] - a[1]) / md : 0),
+				med(ks[j] SUBSEP shape SUBSEP w SUBSEP "ns_per_transaction"),
+				med(ks[j] SUBSEP shape SUBSEP w SUBSEP "ns_per_packet") > cellf
+		}
 	for (c = 1; c <= ncells; c++) {
 		split(cells[c], sw, SUBSEP); shape = sw[1]; w = sw[2]; m = unit[w]
+		fast = shape ~ /^fast/
 		printf "\"%s\\n%s\"", w, shape > dat
-		ns = load(ks[1] SUBSEP shape SUBSEP w SUBSEP "abs", sa)
+		if (fast)
+			printf "\"%s\\n%s\"", w, shape > fdat
+		ns = load(ks[1] SUBSEP shape SUBSEP w SUBSEP m, sa)
 		for (j = 2; j <= nk; j++) {
 			k = ks[j]; n = 0; delete r
 			for (round = 1; round <= nrounds; round++)
-				if ((round, k, shape, w, m) in val && (round, ks[1], shape, w, m) in val &&
-				    val[round, ks[1], shape, w, m] > 0)
-					r[++n] = val[round, k, shape, w, m] / val[round, ks[1], shape, w, m]
-			if (n == 0) { printf " - - -" > dat; continue }
+				if ((round, k, shape, w) in val && (round, ks[1], shape, w) in val &&
+				    val[round, ks[1], shape, w] > 0)
+					r[++n] = val[round, k, shape, w] / val[round, ks[1], shape, w]
+			if (n == 0) {
+				printf " - - -" > dat
+				if (fast)
+					printf " - - -" > fdat
+				continue
+			}
 			sort(r, n)
-			nv = load(k SUBSEP shape SUBSEP w SUBSEP "abs", kv)
-			printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f\n", k, shape, w, m, n,
+			nv = load(k SUBSEP shape SUBSEP w SUBSEP m, kv)
+			printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.5f,%.5f,%.5f,%.5f,%.5f\n", k, shape, w, m, n,
 				q(sa, ns, 0.5), q(kv, nv, 0.5), q(r, n, 0.5), r[1], q(r, n, 0.25),
 				q(r, n, 0.75), r[n] > ratios
-			printf " %.4f %.4f %.4f", q(r, n, 0.5), r[1], r[n] > dat
+			printf " %.5f %.5f %.5f", q(r, n, 0.5), r[1], r[n] > dat
+			# The fast path in per cent of stock: the scale of a fast-path cost.
+			if (fast)
+				printf " %.4f %.4f %.4f", 100 * (q(r, n, 0.5) - 1),
+					100 * (r[1] - 1), 100 * (r[n] - 1) > fdat
 		}
 		printf "\n" > dat
+		if (fast)
+			printf "\n" > fdat
 	}
 	for (j = 1; j <= nk; j++)
 		for (c = 1; c <= ncells; c++) {
 			split(cells[c], sw, SUBSEP)
-			n = load(ks[j] SUBSEP sw[1] SUBSEP sw[2] SUBSEP "rpp", a)
+			n = load(ks[j] SUBSEP sw[1] SUBSEP sw[2] SUBSEP "runs_per_packet", a)
 			if (n > 0)
 				printf "%s,%s,%s,%d,%.3f,%.3f,%.3f\n", ks[j], sw[1], sw[2], n,
 					q(a, n, 0.5), a[1], a[n] > runs
@@ -128,22 +175,78 @@ END {
 [ "$(wc -l < "$dir/ratios.csv")" -gt 1 ] ||
 	die "no ratio against $(info kernels | cut -d' ' -f1) in $raw: no round has both kernels' figures"
 
-# The markdown table: what was measured, how, and the figures.
+# The claims of 2021 beside what was measured: the seed's netperf figures
+# (one CPU, 100 filters) and the author's production figure (about 5
+# prios, about 1 %), as kernel / stock - 1 in per cent.
+claims()
+{
+	awk -F, -v work="$work" '
+	FNR == 1 { next }
+	FILENAME ~ /ratios.csv$/ { r[$1, $2, $3] = sprintf("%+.2f %%", 100 * ($8 - 1)) }
+	FILENAME ~ /cells.csv$/ { pp[$1, $2, $3] = $11 }
+	function saved(k, s, w) {
+		if (!((k, s, w) in pp) || !(("stock", s, w) in pp) || pp[k, s, w] == "-")
+			return "-"
+		return sprintf("%.0f", pp["stock", s, w] - pp[k, s, w])
+	}
+	function ratio(k, s, w) {
+		return (k, s, w) in r ? r[k, s, w] : "-"
+	}
+	function line(claim, figure, s, w) {
+		printf "| %s | %s | %s | %s | %s | %s |\n", claim, figure,
+			ratio("seed", s, w), ratio("fix", s, w), saved("seed", s, w), saved("fix", s, w)
+	}
+	END {
+		line("seed: TCP_RR, 100 filters (netperf, one CPU, hardware)", "+16.6 %", "filters100", "rr")
+		line("seed: TCP_STREAM -m 32, 100 filters", "+33.9 %", "filters100", "stream")
+		line("author: production, about 5 prios", "about +1 %", "filters5", "rr")
+		line("author: production, about 5 prios", "about +1 %", "filters5", "stream")
+		line("review: fast-path cost (no tc)", "none wanted", "fast", "rr")
+		line("review: fast-path cost (no tc)", "none wanted", "fast", "stream")
+		line("fast path, egress hook on another device", "none wanted", "fastkey", "rr")
+		line("fast path, egress hook on another device", "none wanted", "fastkey", "stream")
+	}' "$dir/ratios.csv" "$dir/cells.csv"
+}
+
+# The markdown tables: what was measured, how, and the figures.
 {
 	echo "# Benchmark results"
 	echo
 	echo "Measured $(info date) by \`make bench\`: kernels $(info kernels)," \
 		"$(info rounds) rounds (each round boots every kernel once, in that" \
-		"order), $(info seconds) s per timed run, accelerator" \
-		"**$(info accel)** on a $(info host_cpus)-core host shared with" \
-		"other work; the whole run took $(($(info wall) / 60)) min" \
-		"$(($(info wall) % 60)) s."
-	if [ "$(info accel)" != kvm ]; then
-		echo "Under TCG the guest's CPU is emulated: these times are emulation" \
-			"times, not hardware times. Only the ratios between kernels booted" \
-			"in the same round, and the classifier runs per packet, mean" \
-			"something."
-	fi
+		"order), $(info seconds) s per timed run on the guest's clock," \
+		"clock **$clock**, $(info jobs) VM(s) at a time on a" \
+		"$(info host_cpus)-core host shared with other work; the boots took" \
+		"$(($(info wall) / 60)) min $(($(info wall) % 60)) s of wall time." \
+		"Guest clocksource: $(info clocksource)."
+	echo
+	case $clock in
+	icount)
+		echo "Under icount (qemu TCG, one vCPU, \`-icount shift=0,align=off,sleep=off\`)" \
+			"the guest's clock advances 1 ns per instruction executed and" \
+			"jumps over idle time: a second of the guest is 10^9 instructions" \
+			"(and skipped idle), whatever the host does. Transactions per" \
+			"second and Mbit/s are per 10^9 instructions; the columns" \
+			"\"instructions per transaction\" and \"per packet\" (va's packets" \
+			"in the timed run) are the same figures turned round. They" \
+			"are not hardware times: the emulated CPU has no caches, no" \
+			"branch predictor, and every instruction costs the same." ;;
+	tcg)
+		echo "Under TCG the guest's CPU is emulated and its clock is the host's:" \
+			"these times are emulation times, not hardware times, and carry" \
+			"the host's load. Only the ratios between kernels booted in the same" \
+			"round, and the classifier runs per packet, mean something." ;;
+	kvm)
+		echo "Under KVM the figures are hardware times, with the host's noise." ;;
+	esac
+	echo
+	echo "Per kernel: the median over the rounds and the spread, (max - min) / median."
+	echo
+	echo "| kernel | shape | workload | median | min-max | spread | $work per transaction | $work per packet | rounds |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 {
+		printf "| %s | %s | %s | %s %s | %s-%s | %.3f %% | %s | %s | %d |\n",
+			$1, $2, $3, $6, $4, $7, $8, $9, $10, $11, $5 }' "$dir/cells.csv"
 	echo
 	echo "Ratio = kernel / stock in the same round (above 1: faster than stock);"
 	echo "median over the rounds, spread min-max (quartiles in ratios.csv)."
@@ -151,17 +254,24 @@ END {
 	echo "| kernel | shape | workload | stock (median) | kernel (median) | ratio median | ratio min-max | rounds |"
 	echo "|---|---|---|---|---|---|---|---|"
 	awk -F, 'NR > 1 {
-		printf "| %s | %s | %s | %s %s | %s %s | %.3f | %.3f-%.3f | %d |\n",
+		printf "| %s | %s | %s | %s %s | %s %s | %.4f | %.4f-%.4f | %d |\n",
 			$1, $2, $3, $6, $4, $7, $4, $8, $9, $12, $5 }' "$dir/ratios.csv"
 	echo
-	echo "Classifier runs per packet va sent, 100-filter shape (BPF run_cnt of the"
-	echo "prio-1 pass-through classifier / va's tx_packets; the fast path has no"
-	echo "classifier):"
+	echo "Classifier runs per packet va sent, filter shapes (BPF run_cnt of the"
+	echo "prio-1 pass-through classifier / va's tx_packets, over a counting run"
+	echo "before each timed one; the fast paths have no classifier on va):"
 	echo
-	echo "| kernel | workload | runs per packet (median) | min-max | rounds |"
-	echo "|---|---|---|---|---|"
-	awk -F, 'NR > 1 { printf "| %s | %s | %s | %s-%s | %d |\n", $1, $3, $5, $6, $7, $4 }' \
+	echo "| kernel | shape | workload | runs per packet (median) | min-max | rounds |"
+	echo "|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s-%s | %d |\n", $1, $2, $3, $5, $6, $7, $4 }' \
 		"$dir/runs.csv"
+	echo
+	echo "The claims of 2021 beside these figures (kernel / stock - 1, medians;"
+	echo "\"saved\": stock's $work per packet minus the kernel's):"
+	echo
+	echo "| claim | claimed | seed | fix | seed: $work saved per packet | fix: saved per packet |"
+	echo "|---|---|---|---|---|---|"
+	claims
 } > "$dir/results.md"
 
 cat "$dir/results.md"
@@ -169,6 +279,6 @@ cat "$dir/results.md"
 rm -f "$dir/ratios.png"
 command -v gnuplot >/dev/null ||
 	die "no gnuplot: ratios.png not drawn (scripts/deps.sh installs gnuplot-nox)"
-gnuplot -e "datafile='$dir/plot.dat'; outfile='$dir/ratios.png';" \
-	-e "subtitle='$(info accel) emulation, $(info rounds) rounds, median and min-max'" \
+gnuplot -e "datafile='$dir/plot.dat'; fastfile='$dir/plot-fast.dat'; outfile='$dir/ratios.png';" \
+	-e "subtitle='clock $clock, $(info rounds) rounds, median and min-max'" \
 	"$BENCH_DIR/plot.gp"
