@@ -9,14 +9,19 @@
  *   rr -n ADDR PORT COUNT      run COUNT transactions, print the time taken
  *
  * TCP_STREAM with 32-byte sends (netperf -t TCP_STREAM -- -m 32): one
- * connection, the sender write()s 32 bytes at a time, Nagle on (netperf's
- * default), the receiver reads in 128 KiB chunks.
+ * connection, the sender write()s 32 bytes at a time, the receiver reads
+ * in 128 KiB chunks.
  *   rr -S PORT                 sink one connection; at its end, send back
  *                              the byte count (8 bytes, network order)
  *   rr -t ADDR PORT SECONDS    send for SECONDS, then shut down and wait for
  *                              the sink's count: print the bytes the sink
  *                              received and Mbit/s over the whole exchange
  *   rr -b ADDR PORT BYTES      send BYTES bytes, the same way
+ *   rr -T ADDR PORT SECONDS, rr -B ADDR PORT BYTES
+ *                              the same with TCP_NODELAY (netperf -D): each
+ *                              send leaves as soon as the window allows,
+ *                              instead of waiting, under Nagle, for the
+ *                              data in flight to be acknowledged
  *
  * Only the two processes and the kernel run: no control connection, no
  * timers, no reports while the clock runs, so that under qemu's
@@ -169,7 +174,7 @@ static int connect_to(const char *addr, int port)
  * byte has arrived, as netperf's does.
  */
 static int stream(const char *addr, int port, double seconds,
-		  unsigned long long bytes)
+		  unsigned long long bytes, int nodelay)
 {
 	char buf[MSG_SIZE] = "stream";
 	unsigned long long sent = 0, got;
@@ -180,6 +185,8 @@ static int stream(const char *addr, int port, double seconds,
 	int fd;
 
 	fd = connect_to(addr, port);
+	if (nodelay)
+		set_nodelay(fd);
 	start = now();
 	end = start + seconds;
 	/* Check the clock every 64 sends: a read costs a syscall. */
@@ -254,12 +261,14 @@ int main(int argc, char **argv)
 		return client(argv[2], atoi(argv[3]), 0, atol(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "-S"))
 		return sink(atoi(argv[2]));
-	if (argc == 5 && !strcmp(argv[1], "-t"))
-		return stream(argv[2], atoi(argv[3]), atof(argv[4]), 0);
-	if (argc == 5 && !strcmp(argv[1], "-b"))
-		return stream(argv[2], atoi(argv[3]), 0, strtoull(argv[4], NULL, 0));
+	if (argc == 5 && (!strcmp(argv[1], "-t") || !strcmp(argv[1], "-T")))
+		return stream(argv[2], atoi(argv[3]), atof(argv[4]), 0,
+			      argv[1][1] == 'T');
+	if (argc == 5 && (!strcmp(argv[1], "-b") || !strcmp(argv[1], "-B")))
+		return stream(argv[2], atoi(argv[3]), 0, strtoull(argv[4], NULL, 0),
+			      argv[1][1] == 'B');
 	fprintf(stderr,
 		"usage: rr -s PORT | rr -c ADDR PORT SECONDS | rr -n ADDR PORT COUNT\n"
-		"       rr -S PORT | rr -t ADDR PORT SECONDS | rr -b ADDR PORT BYTES\n");
+		"       rr -S PORT | rr -t|-T ADDR PORT SECONDS | rr -b|-B ADDR PORT BYTES\n");
 	return 2;
 }

@@ -53,7 +53,7 @@ die()
 
 usage()
 {
-	sed -n '/^#   bench/,/^#            figures do not/p' "$0" |
+	sed -n '/^#   bench/,/^# BENCH_SHAPES/p' "$0" |
 		sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
@@ -119,15 +119,16 @@ fmt_time()
 # done so far (before the first one, from the planned run lengths).
 progress()
 {
-	local round=$1 k=$2 done=$3 total=$4 elapsed=$5 per left
+	local round=$1 k=$2 done=$3 total=$4 elapsed=$5 started=$6 per left
 
+	# With JOBS VMs at a time, elapsed / done is already the rate.
 	if [ "$done" -gt 0 ]; then
 		per=$((elapsed / done))
 	else
-		per=$(planned_boot)
+		per=$(($(planned_boot) / jobs))
 	fi
-	left=$(((total - done) * per / jobs))
-	echo "bench: round $round/$rounds, kernel $k (boot $((done + 1)) of" \
+	left=$(((total - done) * per))
+	echo "bench: round $round/$rounds, kernel $k (boot $((started + 1)) of" \
 		"$total), elapsed $(fmt_time "$elapsed"), about $(fmt_time "$left") left" >&2
 }
 
@@ -254,7 +255,8 @@ main()
 				running=$((running - 1))
 				done=$((done + 1))
 			fi
-			progress "$round" "$k" "$done" "$total" $((SECONDS - t0))
+			progress "$round" "$k" "$done" "$total" $((SECONDS - t0)) \
+				$((done + running))
 			run_one "$round" "$k" "${image[$k]}" "$log" \
 				> "$raw.$round.$k" &
 			running=$((running + 1))
