@@ -20,25 +20,12 @@
 set -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-kernel=
 initrd=
-
-usage()
-{
-	sed -n '/^#   vm/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
 
 main()
 {
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--kernel)	[ $# -ge 2 ] || usage
-				kernel=$2; shift ;;
-		*)		usage ;;
-		esac
-		shift
-	done
+	vm_parse_args "--kernel" "$@"
+	kernel=$ARG_KERNEL
 	if [ -z "$kernel" ]; then
 		export DISTRO_LINE=6.1
 		"$VM_DIR/distro.sh" initramfs || die "cannot prepare Debian's 6.1 kernel"

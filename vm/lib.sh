@@ -267,3 +267,53 @@ vm_make_error()
 	err=$(grep -m1 -E 'error:|Error [0-9]|did not stick' "$1")
 	echo "${err:-see the log}; log: $1"
 }
+
+# The calling script's usage, on stderr, and exit 2: its synopsis (the
+# comment lines from "#   vm/NAME") and the paragraph after it, which
+# says what the options do.
+vm_usage()
+{
+	awk '/^#   vm\// { on = 1 } on && /^#$/ && ++blank == 2 { exit } on' "$0" |
+		sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+# The options the front-end scripts share (vmtest-lts.sh, vmtest-distro.sh,
+# check-lts.sh), parsed into globals (upper case: the scripts read them):
+#   -t TEST          ARG_TESTS+=(-t TEST): the suite's own -t, repeatable
+#   --front FRONT    ARG_FRONTS: kselftest, test_progs (default both)
+#   --line LINE      ARG_LINES: 6.12, 6.1 (default both)
+#   --kernel IMAGE   ARG_KERNEL
+# vm_parse_args "-t --front" "$@": the first word lists the options the
+# script takes. Any other argument, or an option without its value, prints
+# the usage (vm_usage); a front end or line that does not exist is one
+# line and exit 1.
+vm_parse_args()
+{
+	local accept=" $1 "
+
+	shift
+	ARG_TESTS=()
+	ARG_FRONTS=()
+	ARG_LINES=()
+	ARG_KERNEL=
+	while [ $# -gt 0 ]; do
+		[[ $accept == *" $1 "* ]] && [ $# -ge 2 ] || vm_usage
+		case $1 in
+		-t)		ARG_TESTS+=(-t "$2") ;;
+		--front)	case $2 in
+				kselftest|test_progs) ARG_FRONTS+=("$2") ;;
+				*)	die "unknown front end '$2' (kselftest, test_progs)" ;;
+				esac ;;
+		--line)		case $2 in
+				6.12|6.1) ARG_LINES+=("$2") ;;
+				*)	die "--line $2: kernel lines 6.12 and 6.1 only" ;;
+				esac ;;
+		--kernel)	# shellcheck disable=SC2034 # read by check-lts.sh
+				ARG_KERNEL=$2 ;;
+		esac
+		shift 2
+	done
+	[ ${#ARG_FRONTS[@]} -gt 0 ] || ARG_FRONTS=(kselftest test_progs)
+	[ ${#ARG_LINES[@]} -gt 0 ] || ARG_LINES=(6.12 6.1)
+}

@@ -28,35 +28,7 @@ set -o pipefail
 
 EXPECTED=
 RESULTS=
-fronts=()
-lines=()
-suite_args=()
 jobs=${VM_JOBS:-2}
-
-usage()
-{
-	sed -n '/^#   vm/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
-parse_args()
-{
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-t)		suite_args+=(-t "$2"); shift ;;
-		--front)	fronts+=("$2"); shift ;;
-		--line)		case $2 in
-				6.12|6.1) lines+=("$2") ;;
-				*)	die "--line $2: Debian kernels of lines 6.12 and 6.1 only" ;;
-				esac
-				shift ;;
-		*)		usage ;;
-		esac
-		shift
-	done
-	[ ${#fronts[@]} -gt 0 ] || fronts=(kselftest test_progs)
-	[ ${#lines[@]} -gt 0 ] || lines=(6.12 6.1)
-}
 
 front_cmd()
 {
@@ -87,7 +59,7 @@ run_front()
 	cmd=$(front_cmd "$front") || exit 2
 	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -i "$initrd" \
 		-l "$VM_BUILD/logs/console-distro-$DISTRO_LINE-$front.log" "$image" \
-		-- "$cmd" "${suite_args[@]}" > "$RESULTS/$front.tap" 2> "$RESULTS/$front.err"
+		-- "$cmd" "${ARG_TESTS[@]}" > "$RESULTS/$front.tap" 2> "$RESULTS/$front.err"
 	rc=$?
 	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$front.tap" \
 		> "$RESULTS/$front.cells"
@@ -133,27 +105,27 @@ run_line()
 	*)	EXPECTED=$VM_DIR/expected-matrix-$DISTRO_LINE.txt
 		RESULTS=$VM_BUILD/results-distro-$DISTRO_LINE ;;
 	esac
-	[ ${#suite_args[@]} -gt 0 ] && some=1
+	[ ${#ARG_TESTS[@]} -gt 0 ] && some=1
 	"$VM_DIR/distro.sh" initramfs || die "cannot prepare Debian's $DISTRO_LINE kernel"
 	image=$("$VM_DIR/distro.sh" path bzimage)
 	initrd=$("$VM_DIR/distro.sh" path initramfs)
 	rm -rf "$RESULTS"
 	mkdir -p "$RESULTS"
-	for front in "${fronts[@]}"; do
+	for front in "${ARG_FRONTS[@]}"; do
 		while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
 			wait -n
 		done
 		run_front "$front" "$image" "$initrd" &
 	done
 	wait
-	fills=$(cd "$RESULTS" && cat "${fronts[@]/%/.fill}" | paste -sd ' ')
-	for front in "${fronts[@]}"; do
+	fills=$(cd "$RESULTS" && cat "${ARG_FRONTS[@]/%/.fill}" | paste -sd ' ')
+	for front in "${ARG_FRONTS[@]}"; do
 		sed "s/^/$front /" "$RESULTS/$front.cells"
-	done | awk -v cols="${fronts[*]}" -v fills="$fills" \
+	done | awk -v cols="${ARG_FRONTS[*]}" -v fills="$fills" \
 		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk" > "$RESULTS/matrix.txt"
 	echo "Debian $("$VM_DIR/distro.sh" path kver), expected: the stock column of ${EXPECTED##*/}"
 	cat "$RESULTS/matrix.txt"
-	expected "${fronts[@]}" > "$RESULTS/expected.txt" || return 2
+	expected "${ARG_FRONTS[@]}" > "$RESULTS/expected.txt" || return 2
 	awk -v some=$some -f "$VM_DIR/compare.awk" "$RESULTS/expected.txt" "$RESULTS/matrix.txt"
 	rc=$?
 	[ $rc -eq 0 ] && log "$DISTRO_LINE: verdicts equal the stock column"
@@ -164,8 +136,8 @@ main()
 {
 	local line rc=0
 
-	parse_args "$@"
-	for line in "${lines[@]}"; do
+	vm_parse_args "-t --front --line" "$@"
+	for line in "${ARG_LINES[@]}"; do
 		export DISTRO_LINE=$line
 		run_line || rc=1
 	done

@@ -30,34 +30,6 @@ readonly PKG=linux-source-6.1
 readonly TARBALL=/usr/src/$PKG.tar.xz
 KDIR_LTS=${KDIR_LTS:-$VM_ROOT/build/$PKG}
 VM_BUILD_LTS=${VM_BUILD_LTS:-$VM_ROOT/build/vm-6.1}
-fronts=()
-args=()
-
-usage()
-{
-	sed -n '/^#   vm/,/^# --front/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
-parse_args()
-{
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-t)	[ $# -ge 2 ] || usage
-			args+=(-t "$2"); shift ;;
-		--front)
-			case ${2:-} in
-			kselftest|test_progs) fronts+=("$2") ;;
-			*)	die "unknown front end '${2:-}' (kselftest, test_progs)" ;;
-			esac
-			shift ;;
-		*)	usage ;;
-		esac
-		shift
-	done
-	[ ${#fronts[@]} -gt 0 ] || fronts=(kselftest test_progs)
-}
-
 # Debian's linux-source-6.1, installed if missing (root and apt-get).
 install_source()
 {
@@ -99,15 +71,15 @@ main()
 {
 	local line front rc=0
 
-	parse_args "$@"
+	vm_parse_args "-t --front" "$@"
 	lts_tree
 	line=$(vm_kernel_line "$KDIR_LTS") || exit 2
 	[ "$line" = 6.1 ] ||
 		die "KDIR_LTS=$KDIR_LTS is Linux $line, not 6.1 (make vmtest runs 6.12)"
-	for front in "${fronts[@]}"; do
+	for front in "${ARG_FRONTS[@]}"; do
 		echo "6.1 line ($(make -s -C "$KDIR_LTS" kernelversion)), front end $front:"
 		KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS VM_LOCK=$VM_LOCK \
-			"$VM_DIR/vmtest.sh" --front "$front" "${args[@]}" stock fix || rc=1
+			"$VM_DIR/vmtest.sh" --front "$front" "${ARG_TESTS[@]}" stock fix || rc=1
 	done
 	return $rc
 }
