@@ -15,9 +15,12 @@
 #            build/bench/check)
 #
 # Fails when:
-#   - KERNEL / stock on the fast path is below 0.999 for a workload: the
-#     kernel executes more than 0.1 % more instructions per transaction
-#     (or per byte) where no tc hook is configured;
+#   - KERNEL / stock on the fast path is below 0.999 for rr: the kernel
+#     executes more than 0.1 % more instructions per transaction where no
+#     tc hook is configured. rr repeats to 0.03 % from boot to boot; a
+#     stream does not (0.2 % with TCP_NODELAY, 0.6 % under Nagle: where the
+#     packet boundaries fall depends on when the receiver runs), so its
+#     fast-path ratio is printed, not gated;
 #   - with filters, the classifier runs per packet va sent are not exactly
 #     2 on stock (ifb's re-injected packets are classified again) and
 #     exactly 1 on KERNEL;
@@ -29,7 +32,8 @@ set -o pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
 SHAPES="fast filters5 filters100"
-WORKLOADS="rr stream"
+WORKLOADS="rr nodelay"
+GATED=rr
 MIN_RATIO=0.999
 
 die()
@@ -45,7 +49,7 @@ judge()
 
 	[ -s "$raw" ] || { echo "bench-check: no figures: $raw is missing or empty"; return 1; }
 	awk -F, -v k="$kernel" -v shapes="$SHAPES" -v workloads="$WORKLOADS" \
-	    -v min="$MIN_RATIO" '
+	    -v min="$MIN_RATIO" -v gated="$GATED" '
 	function bad(msg) {
 		print "bench-check: " msg
 		failed = 1
@@ -81,7 +85,9 @@ judge()
 				}
 				if (s == "fast" && v["stock", s, w] > 0 && v[k, s, w] > 0) {
 					r = v[k, s, w] / v["stock", s, w]
-					if (r < min)
+					if (w != gated)
+						printf "bench-check: fast path, %s: %s / stock = %.5f (not gated: a stream repeats to 0.2 %% only)\n", w, k, r
+					else if (r < min)
 						bad(sprintf("fast path, %s: %s / stock = %.5f (%s vs %s %s), below %s: %s executes %.3f %% more instructions per unit of work with no tc hook",
 							w, k, r, v[k, s, w], v["stock", s, w], unit[w], min, k, 100 * (1 / r - 1)))
 					else
@@ -147,7 +153,7 @@ selftest()
 	fail|the kernel classifies twice|expected exactly 1|1.0 200 200
 	fail|the kernel classifies one packet twice|expected exactly 1|1.0 200 101
 	fail|a missing cell (fix, filters5, rr)|missing cell: no rr figure for fix, filters5|1.0 200 100 fix,filters5,rr
-	fail|a missing cell (stock, fast, stream)|missing cell: no stream figure for stock, fast|1.0 200 100 stock,fast,stream
+	fail|a missing cell (stock, fast, nodelay)|missing cell: no nodelay figure for stock, fast|1.0 200 100 stock,fast,nodelay
 	EOF
 	: > "$tmp/raw.csv"
 	expect fail "an empty raw.csv" "no figures" || fails=1

@@ -17,6 +17,9 @@
 #                       the author's production shape, filters100 the seed's
 # WORKLOAD   rr      TCP_RR, 32-byte requests and responses (bench/rr.c)
 #            stream  TCP_STREAM, 32-byte sends (bench/rr.c, like netperf -m 32)
+#            nodelay the same with TCP_NODELAY (netperf -m 32 -D): each send
+#                    leaves at once instead of waiting, under Nagle, for an
+#                    ACK, so the packets do not depend on the ACKs' timing
 #            iperf3  iperf3 -l 32, for comparison (not by default)
 #            default: rr and stream
 # SECONDS    length of each timed run (default 10)
@@ -90,6 +93,10 @@ make_link()
 		ip netns add "$ns" || return 1
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 			net.ipv6.conf.default.disable_ipv6=1 2>/dev/null
+		# Each run starts from the same TCP state: no cwnd or
+		# ssthresh carried over from the counting run before it.
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_no_metrics_save=1 ||
+			return 1
 		ip -n "$ns" link set lo up || return 1
 	done
 	ip -n "$SND" link add va type veth peer name vb netns "$RCV" &&
@@ -247,6 +254,7 @@ count_runs()
 	case $workload in
 	rr)	rr_once -n $ADDR_RCV $RR_PORT $COUNT_RR >/dev/null ;;
 	stream)	stream_once -b $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
+	nodelay) stream_once -B $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
 	iperf3)	iperf_once -l 32 -n $COUNT_IPERF >/dev/null ;;
 	esac
 	runs=$(run_cnt) || exit 1
@@ -266,6 +274,8 @@ measure()
 	rr)	line=$(rr_once -c $ADDR_RCV $RR_PORT "$seconds" |
 			awk '{ print $6, "tps", $4, $2 }') || exit 1 ;;
 	stream)	line=$(stream_once -t $ADDR_RCV $STREAM_PORT "$seconds" |
+			awk '{ print $6, "Mbit/s", $4, $2 }') || exit 1 ;;
+	nodelay) line=$(stream_once -T $ADDR_RCV $STREAM_PORT "$seconds" |
 			awk '{ print $6, "Mbit/s", $4, $2 }') || exit 1 ;;
 	iperf3)	line=$(iperf_once -l 32 -t "$seconds") || exit 1
 		line="$line Mbit/s $seconds 0" ;;
@@ -305,7 +315,7 @@ main()
 		case $opt in
 		d)	seconds=$OPTARG ;;
 		w)	workloads+=("$OPTARG") ;;
-		*)	die "usage: $0 [-d SECONDS] [-w rr|stream|iperf3]... SHAPE..." ;;
+		*)	die "usage: $0 [-d SECONDS] [-w rr|stream|nodelay|iperf3]... SHAPE..." ;;
 		esac
 	done
 	shift $((OPTIND - 1))

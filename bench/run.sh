@@ -11,7 +11,8 @@
 # KERNEL...  VARIANT or VARIANT+MUTANT for vm/build-kernel.sh (fix+fix-keep-mark:
 #            the fix with vm/mutants/fix-keep-mark.patch on top); default
 #            stock seed fix, plus fix+M for each M of $BENCH_ALTERNATIVES
-#            (default fix-keep-mark: the fix's earlier design) that
+#            (default fix-keep-mark, the fix's earlier design, and
+#            fix-mirred-only, the design the fix issue proposed) that
 #            vm/mutants/ holds; stock comes first and is the reference of
 #            every ratio
 # ROUNDS     rounds (default $BENCH_ROUNDS, else 3 under icount, 5 otherwise)
@@ -28,7 +29,7 @@
 #   tcg      qemu TCG, two vCPUs, the host's clock: emulation times, noisy
 #   kvm      hardware virtualisation: hardware times (where KVM works)
 # BENCH_SHAPES and BENCH_WORKLOADS override guest.sh's lists (default
-# "fast fastkey filters5 filters100" and "rr stream").
+# "fast fastkey filters5 filters100" and "rr stream nodelay").
 
 set -o pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -40,9 +41,9 @@ seconds=${BENCH_SECONDS:-2}
 out=${BENCH_OUT:-$BENCH_DIR/results}
 jobs=${BENCH_JOBS:-}
 shapes=${BENCH_SHAPES:-fast fastkey filters5 filters100}
-workloads=${BENCH_WORKLOADS:-rr stream}
+workloads=${BENCH_WORKLOADS:-rr stream nodelay}
 clock=${BENCH_CLOCK:-}
-alternatives=${BENCH_ALTERNATIVES-fix-keep-mark}
+alternatives=${BENCH_ALTERNATIVES-fix-keep-mark fix-mirred-only}
 kernels=()
 
 die()
@@ -283,7 +284,7 @@ main()
 		echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "host_cpus $(nproc)"
 		echo "clocksource $(grep -ho 'info clocksource .*' "$log" | sort | uniq -c |
-			awk '{ printf "%s%s x%s", NR > 1 ? ", " : "", $4, $1 }')"
+			awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $4, $1 }')"
 	} > "$out/run.info"
 	"$BENCH_DIR/summarize.sh" "$out" || exit 1
 	[ $failed -eq 0 ] || die "some boots failed, see $log"
