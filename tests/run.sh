@@ -9,6 +9,7 @@
 # whole (vm/tap-plan.awk), or rows it lacks, fail it; silence passes none.
 # CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots);
 # CHECK_STRESS=0 the light stress run (tests/stress.sh, see t_stress).
+# CHECK_BENCH=0 the fast-path gate (make bench-check, in the VM part).
 # CHECK_RUN_LIMIT (default 60) is the bound on the suite's run, in seconds.
 # No -e: every check takes its commands' statuses and judges them.
 set -uo pipefail
@@ -171,6 +172,21 @@ t_vm_test_progs_matrix()
 	fi
 }
 
+# The fast-path gate (make bench-check): one icount round of stock and fix,
+# instruction counts, not times. It reuses the two kernels built above and
+# adds about 3 minutes. Its verdict's own self-test runs first, in it.
+t_bench_check()
+{
+	local s=$SECONDS
+
+	if BENCH_OUT="$OUT/bench" make -s -C "$TOP" bench-check >"$OUT/bench-check" 2>&1; then
+		pass "bench-check: fix costs the fast path under 0.1 %, classifies once per packet ($((SECONDS - s)) s)"
+	else
+		fail "bench-check failed ($((SECONDS - s)) s)"
+	fi
+	grep '^bench-check: \(fast path\|FAIL\|.*missing\|.*expected\)' "$OUT/bench-check" | sed 's/^/# /'
+}
+
 # A light make stress (tests/stress.sh), so that it cannot rot unseen:
 # every part of it but the VM one, with fewer kills and runs. Each of its
 # results counts here.
@@ -215,6 +231,7 @@ main()
 	if [ "${CHECK_VM:-1}" != 0 ]; then
 		t_vm_matrix
 		t_vm_test_progs_matrix
+		[ "${CHECK_BENCH:-1}" != 0 ] && t_bench_check
 	fi
 	summary
 }
