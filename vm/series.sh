@@ -29,7 +29,8 @@ set -o pipefail
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 SERIES_DIR=$VM_DIR/series
 # Files outside the suite that scripts/tree-edits.sh edits.
-TREE_FILES=(tools/testing/selftests/net/Makefile tools/testing/selftests/bpf/Makefile
+TREE_FILES=(tools/testing/selftests/Makefile
+	    tools/testing/selftests/net/Makefile tools/testing/selftests/bpf/Makefile
 	    tools/testing/selftests/bpf/config tools/testing/selftests/net/config
 	    MAINTAINERS)
 TP_FILES=(tools/testing/selftests/bpf/prog_tests/tc_redirect_ifb.c)
