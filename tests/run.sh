@@ -9,7 +9,8 @@
 # whole (vm/tap-plan.awk), or rows it lacks, fail it; silence passes none.
 # CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots);
 # CHECK_STRESS=0 the light stress run (tests/stress.sh, see t_stress).
-# CHECK_BENCH=0 the fast-path gate (make bench-check, in the VM part).
+# CHECK_BENCH=0 the fast-path gate (make bench-check, in the VM part);
+# CHECK_SERIES=0 make series-check (in the VM part).
 # CHECK_RUN_LIMIT (default 60) is the bound on the suite's run, in seconds.
 # No -e: every check takes its commands' statuses and judges them.
 set -uo pipefail
@@ -187,6 +188,22 @@ t_bench_check()
 	grep '^bench-check: \(fast path\|FAIL\|.*missing\|.*expected\)' "$OUT/bench-check" | sed 's/^/# /'
 }
 
+# make series-check: the series applies to a clean 6.12.117, checkpatch
+# --strict is clean on every patch, the kernel and both front ends build
+# from it, and every test passes in its VM. Run here so that a warning
+# added to the suite turns main red at once, not at the next posting.
+t_series_check()
+{
+	local s=$SECONDS
+
+	if make -s -C "$TOP" series-check >"$OUT/series-check" 2>&1; then
+		pass "series-check: the series applies, is checkpatch --strict clean, builds and passes ($((SECONDS - s)) s)"
+	else
+		fail "series-check failed ($((SECONDS - s)) s)"
+		grep -E 'FAIL|WARNING|ERROR|CHECK:' "$OUT/series-check" | head -n 20 | sed 's/^/# /'
+	fi
+}
+
 # A light make stress (tests/stress.sh), so that it cannot rot unseen:
 # every part of it but the VM one, with fewer kills and runs. Each of its
 # results counts here.
@@ -232,6 +249,7 @@ main()
 		t_vm_matrix
 		t_vm_test_progs_matrix
 		[ "${CHECK_BENCH:-1}" != 0 ] && t_bench_check
+		[ "${CHECK_SERIES:-1}" != 0 ] && t_series_check
 	fi
 	summary
 }
