@@ -19,8 +19,6 @@
 
 #include "test_tc_redirect_ifb.h"
 
-#define VLAN_HLEN	4
-
 /* Set by the loader before load. */
 const volatile struct tse_config cfg = {};
 struct tse_counters counters = {};
@@ -38,48 +36,78 @@ struct tse_packet {
 	__u32 seq;
 };
 
-/* The L3 protocol and offset, past an in-band 802.1Q tag if there is one. */
-static __always_inline int l3_offset(struct __sk_buff *skb, __u16 *proto,
-				     __u32 *off)
+/*
+ * Read @len bytes at @off from the network header. A tc program's packet
+ * starts at the device's link-layer header: Ethernet on a veth, nothing on
+ * an ipip or ip6tnl device (ARPHRD_TUNNEL, ARPHRD_TUNNEL6), whose packets
+ * start with the IP header. Every hook here sees the network header set
+ * (by the IP layer on egress, by the receive path before tc ingress), so
+ * the programs read from it, as u32 does, whatever the link layer.
+ */
+static __always_inline int load_l3(struct __sk_buff *skb, __u32 off, void *to,
+				   __u32 len)
+{
+	return bpf_skb_load_bytes_relative(skb, off, to, len, BPF_HDR_START_NET);
+}
+
+/* The L3 protocol, past an in-band 802.1Q tag if there is one. */
+static __always_inline int l3_proto(struct __sk_buff *skb, __u16 *proto)
 {
 	__be16 inner;
 
 	*proto = skb->protocol;
-	*off = ETH_HLEN;
 	if (*proto != bpf_htons(ETH_P_8021Q))
 		return 0;
-	if (bpf_skb_load_bytes(skb, ETH_HLEN + 2, &inner, sizeof(inner)))
+	if (bpf_skb_load_bytes_relative(skb, ETH_HLEN + 2, &inner, sizeof(inner),
+					BPF_HDR_START_MAC))
 		return -1;
 	*proto = inner;
-	*off += VLAN_HLEN;
 	return 0;
 }
 
-/* The L4 protocol and offset of an IPv4 or IPv6 packet. */
-static __always_inline int l4_offset(struct __sk_buff *skb, __u8 *l4,
-				     __u32 *off)
+/* The protocol after the IPv4 or IPv6 header at @off, and the offset past it. */
+static __always_inline int ip_next(struct __sk_buff *skb, bool v6, __u8 *next,
+				   __u32 *off)
 {
 	struct ipv6hdr ip6;
 	struct iphdr ip;
-	__u16 proto;
 
-	if (l3_offset(skb, &proto, off))
-		return -1;
-	if (proto == bpf_htons(ETH_P_IP)) {
-		if (bpf_skb_load_bytes(skb, *off, &ip, sizeof(ip)))
+	if (!v6) {
+		if (load_l3(skb, *off, &ip, sizeof(ip)) || ip.version != 4)
 			return -1;
-		*l4 = ip.protocol;
+		*next = ip.protocol;
 		*off += ip.ihl * 4;
 		return 0;
 	}
-	if (proto == bpf_htons(ETH_P_IPV6)) {
-		if (bpf_skb_load_bytes(skb, *off, &ip6, sizeof(ip6)))
-			return -1;
-		*l4 = ip6.nexthdr;
-		*off += sizeof(ip6);
-		return 0;
-	}
-	return -1;
+	if (load_l3(skb, *off, &ip6, sizeof(ip6)) || ip6.version != 6)
+		return -1;
+	*next = ip6.nexthdr;
+	*off += sizeof(ip6);
+	return 0;
+}
+
+/*
+ * The L4 protocol and offset of an IPv4 or IPv6 packet, from the network
+ * header. Below a tunnel (ipip: IPPROTO_IPIP, ip6ip6: IPPROTO_IPV6 without
+ * an encapsulation limit option) the test's packet is inside the outer
+ * header: the lower device counts the outer packets as the packets they
+ * carry.
+ */
+static __always_inline int l4_offset(struct __sk_buff *skb, __u8 *l4,
+				     __u32 *off)
+{
+	__u16 proto;
+
+	*off = 0;
+	if (l3_proto(skb, &proto))
+		return -1;
+	if (proto != bpf_htons(ETH_P_IP) && proto != bpf_htons(ETH_P_IPV6))
+		return -1;
+	if (ip_next(skb, proto == bpf_htons(ETH_P_IPV6), l4, off))
+		return -1;
+	if (*l4 == IPPROTO_IPIP || *l4 == IPPROTO_IPV6)
+		return ip_next(skb, *l4 == IPPROTO_IPV6, l4, off);
+	return 0;
 }
 
 static __always_inline enum tse_kind udp_kind(struct __sk_buff *skb, __u32 off,
@@ -88,8 +116,8 @@ static __always_inline enum tse_kind udp_kind(struct __sk_buff *skb, __u32 off,
 	struct tse_payload payload;
 	struct udphdr udp;
 
-	if (bpf_skb_load_bytes(skb, off, &udp, sizeof(udp)) ||
-	    bpf_skb_load_bytes(skb, off + sizeof(udp), &payload, sizeof(payload)))
+	if (load_l3(skb, off, &udp, sizeof(udp)) ||
+	    load_l3(skb, off + sizeof(udp), &payload, sizeof(payload)))
 		return TSE_KIND_OTHER;
 	if (payload.magic == bpf_htonl(TSE_FENCE_MAGIC))
 		return TSE_KIND_FENCE;
@@ -108,7 +136,7 @@ static __always_inline enum tse_kind tcp_kind(struct __sk_buff *skb, __u32 off)
 {
 	struct tcphdr tcp;
 
-	if (!cfg.tcp_port || bpf_skb_load_bytes(skb, off, &tcp, sizeof(tcp)))
+	if (!cfg.tcp_port || load_l3(skb, off, &tcp, sizeof(tcp)))
 		return TSE_KIND_OTHER;
 	return tcp.dest == bpf_htons(cfg.tcp_port) ? TSE_KIND_TCP : TSE_KIND_OTHER;
 }

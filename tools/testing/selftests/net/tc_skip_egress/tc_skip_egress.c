@@ -102,6 +102,7 @@ TEST_F(tc_skip_egress, tcp_stream) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, stacked_vlan) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, stacked_macvlan) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, stacked_bond) { exercise(_metadata, self->t, &self->res); }
+TEST_F(tc_skip_egress, stacked_tunnel) { exercise(_metadata, self->t, &self->res); }
 TEST_F(tc_skip_egress, shaped_ifb) { exercise(_metadata, self->t, &self->res); }
 
 TEST_HARNESS_MAIN

@@ -57,7 +57,7 @@ enum tse_dev {
 	TSE_VB,		/* receiver's veth */
 	TSE_RA,		/* router's input veth, va's peer */
 	TSE_RB,		/* router's output veth, vb's peer */
-	TSE_UP_A,	/* the upper device over va: vlan, macvlan or bond */
+	TSE_UP_A,	/* the upper device over va: vlan, macvlan, bond or tunnel */
 	TSE_UP_B,	/* the same over vb */
 	TSE_IFB,	/* the ifb the hook under test redirects to */
 	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
@@ -89,6 +89,7 @@ enum tse_feature {
 	TSE_F_TBF	= BIT(9),
 	TSE_F_MACVLAN	= BIT(10),
 	TSE_F_BOND	= BIT(11),
+	TSE_F_TUNNEL	= BIT(12),	/* ipip in IPv4 tests, ip6tnl in IPv6 tests */
 };
 
 /* A device stacked over va and vb, which carries their addresses. */
@@ -97,6 +98,7 @@ enum tse_upper {
 	TSE_UPPER_VLAN,		/* 802.1Q vlan 10 */
 	TSE_UPPER_MACVLAN,	/* a macvlan in bridge mode, a MAC of its own */
 	TSE_UPPER_BOND,		/* an active-backup bond, va or vb its slave */
+	TSE_UPPER_TUNNEL,	/* ipip or ip6tnl (ip6ip6) from va to vb, no L2 header */
 };
 
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)

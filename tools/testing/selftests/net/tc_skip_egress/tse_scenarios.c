@@ -11,7 +11,7 @@
  * must skip classification. Ingress always did; egress does not without
  * "net: sched: add check tc_skip_classify in sch egress". The mark must
  * not reach any other hook: not the root qdisc's actions (or the packet
- * loops), not the lower device of a vlan, not the veth peer.
+ * loops), not the device below a stacked one, not the veth peer.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -394,12 +394,14 @@ static void judge_tcp_stream(struct tse_test *t)
 }
 
 /*
- * stacked_vlan, stacked_macvlan, stacked_bond: the redirect sits on the
- * egress of a device stacked on va (va.10, va.mv, va.bd), which reach va
- * by their own code: vlan_dev_hard_start_xmit(), macvlan_start_xmit(),
- * bond_start_xmit(). ifb returns packets to the upper device; va's own
- * egress, below it, must still classify each once: the mark stops at the
- * upper device.
+ * stacked_vlan, stacked_macvlan, stacked_bond, stacked_tunnel: the
+ * redirect sits on the egress of a device stacked on va (va.10, va.mv,
+ * va.bd, va.tn), which reach va by their own code:
+ * vlan_dev_hard_start_xmit(), macvlan_start_xmit(), bond_start_xmit(), and
+ * for the tunnel (ipip, ip6tnl) a new IP header and a route out of va.
+ * ifb returns packets to the upper device; va's own egress, below it, must
+ * still classify each once: the mark stops at the upper device. va sees
+ * the tunnel's outer packets; the BPF counters read the test packet inside.
  */
 static int setup_stacked(struct tse_test *t)
 {
@@ -503,6 +505,9 @@ static const struct tse_scenario tse_table[] = {
 	  .setup = setup_stacked, .judge = judge_stacked },
 	{ "stacked_bond", { .upper = TSE_UPPER_BOND, .ifb_ns = TSE_NS_SENDER },
 	  TSE_F_MIRRED_U32 | TSE_F_BOND, TSE_UDP,
+	  .setup = setup_stacked, .judge = judge_stacked },
+	{ "stacked_tunnel", { .upper = TSE_UPPER_TUNNEL, .ifb_ns = TSE_NS_SENDER },
+	  TSE_F_MIRRED_U32 | TSE_F_TUNNEL, TSE_UDP,
 	  .setup = setup_stacked, .judge = judge_stacked },
 	{ "shaped_ifb", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_TBF,
 	  TSE_UDP, .pkts = 16, .setup = setup_shaped_ifb,

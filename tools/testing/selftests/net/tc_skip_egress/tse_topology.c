@@ -6,7 +6,10 @@
  *   pair:    sender  va 192.0.2.1  <--->  vb 192.0.2.2      receiver
  *                    2001:db8::1          2001:db8::2
  *            (stacked: the addresses sit on an upper device over va and
- *            vb instead: va.10/vb.10, va.mv/vb.mv or va.bd/vb.bd)
+ *            vb instead: va.10/vb.10, va.mv/vb.mv or va.bd/vb.bd; or a
+ *            tunnel va.tn/vb.tn from va to vb, ipip or ip6tnl (ip6ip6),
+ *            carries the test's addresses 198.51.100.1, .2 or
+ *            2001:db8:3::1, ::2 over va's and vb's above)
  *
  *   routed:  sender  va 192.0.2.1  <--->  ra 192.0.2.254    router
  *                    2001:db8:1::1        2001:db8:1::fe
@@ -86,6 +89,12 @@ struct tse_upperdef {
 	const char *mac[2];	/* NULL: the lower device's */
 	const char *type;	/* ip link add ... type @type */
 	bool master;		/* the lower device is enslaved, not linked */
+	/*
+	 * A tunnel from va to vb: its type in IPv6 tests, and the addresses
+	 * inside it, which the test uses. va and vb keep theirs, outside.
+	 */
+	const char *type6;
+	const char *addr4[2], *addr6[2];
 };
 
 static const struct tse_upperdef uppers[] = {
@@ -96,6 +105,10 @@ static const struct tse_upperdef uppers[] = {
 	[TSE_UPPER_BOND] = { { "va.bd", "vb.bd" },
 			     { "02:00:00:00:0e:21", "02:00:00:00:0e:22" },
 			     "bond mode active-backup", true },
+	[TSE_UPPER_TUNNEL] = { { "va.tn", "vb.tn" }, { NULL, NULL }, "ipip", false,
+			       "ip6tnl mode ip6ip6 encaplimit none",
+			       { "198.51.100.1", "198.51.100.2" },
+			       { "2001:db8:3::1", "2001:db8:3::2" } },
 };
 
 static const struct tse_devdef *devdef(struct tse_test *t, enum tse_dev dev)
@@ -130,6 +143,12 @@ static enum tse_dev addressed(struct tse_test *t, enum tse_dev dev)
 	return dev == TSE_VA ? TSE_UP_A : TSE_UP_B;
 }
 
+/* A tunnel between va and vb, whose inner addresses the test uses. */
+static bool tunneled(struct tse_test *t)
+{
+	return upperdef(t) && upperdef(t)->type6;
+}
+
 /* The MAC the link peer of @dev sends to: the upper's own, if it has one. */
 static const char *link_mac(struct tse_test *t, enum tse_dev dev)
 {
@@ -140,11 +159,23 @@ static const char *link_mac(struct tse_test *t, enum tse_dev dev)
 	return devdef(t, dev)->mac;
 }
 
-const char *tse_addr(struct tse_test *t, enum tse_dev dev)
+/* @dev's own address: a tunnel's outer address, on va or vb. */
+static const char *link_addr(struct tse_test *t, enum tse_dev dev)
 {
 	const struct tse_devdef *d = devdef(t, dev);
 
 	return t->family == TSE_V6 ? d->addr6 : d->addr4;
+}
+
+/* The address the test's traffic uses for @dev: inside the tunnel, if any. */
+const char *tse_addr(struct tse_test *t, enum tse_dev dev)
+{
+	const struct tse_upperdef *up = upperdef(t);
+	bool b = dev == TSE_VB;
+
+	if (tunneled(t) && (dev == TSE_VA || b))
+		return t->family == TSE_V6 ? up->addr6[b] : up->addr4[b];
+	return link_addr(t, dev);
 }
 
 static const char *prefix_len(struct tse_test *t)
@@ -370,6 +401,7 @@ struct tse_probe {
 	const char *name;
 	const char *tool;
 	const char *cmds;
+	int family;		/* only for tests of this IP version; 0: all */
 };
 
 static const struct tse_probe probes[] = {
@@ -379,6 +411,9 @@ static const struct tse_probe probes[] = {
 	{ TSE_F_MACVLAN, "macvlan", "ip",
 	  "link add link p0 name p0.mv type macvlan mode bridge\n" },
 	{ TSE_F_BOND, "bonding", "ip", "link add name pb type bond mode active-backup\n" },
+	{ TSE_F_TUNNEL, "ipip tunnels", "ip", "link add name pt type ipip\n", TSE_V4 },
+	{ TSE_F_TUNNEL, "ip6tnl tunnels", "ip", "link add name pt type ip6tnl mode ip6ip6\n",
+	  TSE_V6 },
 	{ TSE_F_CLSACT, "the clsact qdisc", "tc", "qdisc add dev p0 clsact\n" },
 	{ TSE_F_CLS_BPF, "the bpf classifier", "tc",
 	  "filter add dev p0 ingress prio 1 bpf bytecode \"1,6 0 0 4294967295,\"\n" },
@@ -421,15 +456,22 @@ static int probe_root_qdisc(struct tse_test *t, int nsfd)
 	return tse_skip(t, "kernel has neither the prio nor the htb qdisc: %s", err);
 }
 
+/* @p is one the test needs: its feature, and for its IP version. */
+static bool probe_needed(struct tse_test *t, unsigned int need,
+			 const struct tse_probe *p)
+{
+	return (need & p->feature) && (!p->family || p->family == t->family);
+}
+
 /* All of @tool's probes that @need asks for, as one batch. */
-static void probe_batch(unsigned int need, const char *tool, char *cmds,
-			size_t len)
+static void probe_batch(struct tse_test *t, unsigned int need, const char *tool,
+			char *cmds, size_t len)
 {
 	unsigned int i;
 
 	cmds[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(probes); i++)
-		if ((need & probes[i].feature) && !strcmp(probes[i].tool, tool))
+		if (probe_needed(t, need, &probes[i]) && !strcmp(probes[i].tool, tool))
 			strncat(cmds, probes[i].cmds, len - strlen(cmds) - 1);
 }
 
@@ -442,7 +484,7 @@ static int probe_each(struct tse_test *t, unsigned int need)
 	if (nsfd < 0)
 		return tse_setup_error(t, "new netns: %s", strerror(errno));
 	for (i = 0; i < ARRAY_SIZE(probes) && !ret; i++)
-		if (need & probes[i].feature)
+		if (probe_needed(t, need, &probes[i]))
 			ret = probe_feature(t, nsfd, &probes[i]);
 	close(nsfd);
 	/* The batch failed, so one probe must have: else the batch was wrong. */
@@ -455,10 +497,10 @@ static int probe_features(struct tse_test *t, int nsfd)
 	unsigned int need = t->s->features | TSE_F_VETH;
 	char cmds[1024], err[256];
 
-	probe_batch(need, "ip", cmds, sizeof(cmds));
+	probe_batch(t, need, "ip", cmds, sizeof(cmds));
 	if (run_batch(nsfd, "ip", cmds, err, sizeof(err)))
 		return probe_each(t, need);
-	probe_batch(need, "tc", cmds, sizeof(cmds));
+	probe_batch(t, need, "tc", cmds, sizeof(cmds));
 	if (cmds[0] && run_batch(nsfd, "tc", cmds, err, sizeof(err)))
 		return probe_each(t, need);
 	if (need & TSE_F_ROOT_QDISC)
@@ -603,19 +645,26 @@ static int link_up(struct tse_test *t, enum tse_dev dev)
 }
 
 /*
- * The device stacked on @lower: linked to it (vlan, macvlan), or its
- * master (bond; a device is enslaved while it is down).
+ * The device stacked on @lower: linked to it (vlan, macvlan), its master
+ * (bond; a device is enslaved while it is down), or a tunnel from @lower's
+ * address to its link peer's, sent out of @lower.
  */
 static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 {
 	const struct tse_upperdef *def = upperdef(t);
 	const char *mac = def->mac[up == TSE_UP_B];
+	enum tse_dev peer = lower == TSE_VA ? TSE_VB : TSE_VA;
 	char address[32] = "";
 	int ret;
 
 	if (mac)
 		snprintf(address, sizeof(address), " address %s", mac);
-	if (def->master)
+	if (tunneled(t))
+		ret = tse_queue(t, tse_dev_ns(t, up), TSE_IP,
+				"link add name %s type %s local %s remote %s dev %s\n",
+				tse_dev(t, up), t->family == TSE_V6 ? def->type6 : def->type,
+				link_addr(t, lower), link_addr(t, peer), tse_dev(t, lower));
+	else if (def->master)
 		ret = tse_queue(t, tse_dev_ns(t, up), TSE_IP,
 				"link add name %s%s type %s\n"
 				"link set %s down\nlink set %s master %s\nlink set %s up\n",
@@ -628,17 +677,25 @@ static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 	return ret ?: link_up(t, up);
 }
 
-/* @dev's address, and a permanent neighbour entry for its link peer @peer. */
+/*
+ * @dev's address, and a permanent neighbour entry for its link peer @peer.
+ * Over a tunnel, va and vb keep their own addresses, and the tunnel, which
+ * has no neighbours, carries the test's.
+ */
 static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 {
-	enum tse_dev on = addressed(t, dev);
+	const char *nodad = t->family == TSE_V6 ? " nodad" : "";
+	enum tse_dev on = tunneled(t) ? dev : addressed(t, dev);
 
 	return tse_queue(t, tse_dev_ns(t, dev), TSE_IP,
 		      "address add %s/%s dev %s%s\n"
 		      "neigh replace %s lladdr %s dev %s nud permanent\n",
-		      tse_addr(t, dev), prefix_len(t), tse_dev(t, on),
-		      t->family == TSE_V6 ? " nodad" : "",
-		      tse_addr(t, peer), link_mac(t, peer), tse_dev(t, on));
+		      link_addr(t, dev), prefix_len(t), tse_dev(t, on), nodad,
+		      link_addr(t, peer), link_mac(t, peer), tse_dev(t, on)) ?:
+	       (tunneled(t) ?
+		tse_queue(t, tse_dev_ns(t, dev), TSE_IP, "address add %s/%s dev %s%s\n",
+			  tse_addr(t, dev), prefix_len(t),
+			  tse_dev(t, addressed(t, dev)), nodad) : 0);
 }
 
 /* The ends route to each other through the router. */
