@@ -411,8 +411,11 @@ static const struct tse_probe probes[] = {
 	{ TSE_F_MACVLAN, "macvlan", "ip",
 	  "link add link p0 name p0.mv type macvlan mode bridge\n" },
 	{ TSE_F_BOND, "bonding", "ip", "link add name pb type bond mode active-backup\n" },
-	{ TSE_F_TUNNEL, "ipip tunnels", "ip", "link add name pt type ipip\n", TSE_V4 },
-	{ TSE_F_TUNNEL, "ip6tnl tunnels", "ip", "link add name pt type ip6tnl mode ip6ip6\n",
+	/* Endpoints of their own: the fallback tunl0 or ip6tnl0 has none. */
+	{ TSE_F_TUNNEL, "ipip tunnels", "ip",
+	  "link add name pt type ipip local 192.0.2.1 remote 192.0.2.2\n", TSE_V4 },
+	{ TSE_F_TUNNEL, "ip6tnl tunnels", "ip",
+	  "link add name pt type ip6tnl mode ip6ip6 local 2001:db8::1 remote 2001:db8::2\n",
 	  TSE_V6 },
 	{ TSE_F_CLSACT, "the clsact qdisc", "tc", "qdisc add dev p0 clsact\n" },
 	{ TSE_F_CLS_BPF, "the bpf classifier", "tc",
