@@ -19,6 +19,9 @@
 
 #include "test_tc_redirect_ifb.h"
 
+#define VLAN_HLEN	4
+#define NH_CMP_WORDS	5	/* an IPv4 header's 20 bytes */
+
 /* Set by the loader before load. */
 const volatile struct tse_config cfg = {};
 struct tse_counters counters = {};
@@ -37,31 +40,54 @@ struct tse_packet {
 };
 
 /*
- * Read @len bytes at @off from the network header. A tc program's packet
- * starts at the device's link-layer header: Ethernet on a veth, nothing on
- * an ipip or ip6tnl device (ARPHRD_TUNNEL, ARPHRD_TUNNEL6), whose packets
- * start with the IP header. Every hook here sees the network header set
- * (by the IP layer on egress, by the receive path before tc ingress), so
- * the programs read from it, as u32 does, whatever the link layer.
+ * Whether the packet starts at its network header. A tc program's packet
+ * starts at the device's link-layer header: Ethernet on a veth or an ifb,
+ * none on an ipip or ip6tnl device (ARPHRD_TUNNEL, ARPHRD_TUNNEL6), nor in
+ * ifb for a packet redirected there from one: such a packet starts with
+ * its IP header. A tc program cannot read skb->network_header, but
+ * bpf_skb_load_bytes_relative() reads from it: the packet starts there when
+ * its first bytes are the network header's. An Ethernet frame's could only
+ * be if its EtherType repeated in the IP header's source address (bytes 12
+ * and 13: 8.0.x.x, or 86dd in an IPv6 address's third group), which none
+ * of the test's addresses is. Where the network header cannot be read
+ * (not set, too short), the packet counts as Ethernet.
  */
-static __always_inline int load_l3(struct __sk_buff *skb, __u32 off, void *to,
-				   __u32 len)
+static __always_inline bool at_network_header(struct __sk_buff *skb)
 {
-	return bpf_skb_load_bytes_relative(skb, off, to, len, BPF_HDR_START_NET);
+	__u32 data[NH_CMP_WORDS], nh[NH_CMP_WORDS];
+	int i;
+
+	if (bpf_skb_load_bytes(skb, 0, data, sizeof(data)) ||
+	    bpf_skb_load_bytes_relative(skb, 0, nh, sizeof(nh), BPF_HDR_START_NET))
+		return false;
+#pragma unroll
+	for (i = 0; i < NH_CMP_WORDS; i++)
+		if (data[i] != nh[i])
+			return false;
+	return true;
 }
 
-/* The L3 protocol, past an in-band 802.1Q tag if there is one. */
-static __always_inline int l3_proto(struct __sk_buff *skb, __u16 *proto)
+/*
+ * The L3 protocol and offset: past an in-band 802.1Q tag if there is one,
+ * at 0 where there is no link-layer header.
+ */
+static __always_inline int l3_offset(struct __sk_buff *skb, __u16 *proto,
+				     __u32 *off)
 {
 	__be16 inner;
 
 	*proto = skb->protocol;
-	if (*proto != bpf_htons(ETH_P_8021Q))
+	*off = ETH_HLEN;
+	if (*proto == bpf_htons(ETH_P_8021Q)) {
+		if (bpf_skb_load_bytes(skb, ETH_HLEN + 2, &inner, sizeof(inner)))
+			return -1;
+		*proto = inner;
+		*off += VLAN_HLEN;
 		return 0;
-	if (bpf_skb_load_bytes_relative(skb, ETH_HLEN + 2, &inner, sizeof(inner),
-					BPF_HDR_START_MAC))
-		return -1;
-	*proto = inner;
+	}
+	if ((*proto == bpf_htons(ETH_P_IP) || *proto == bpf_htons(ETH_P_IPV6)) &&
+	    at_network_header(skb))
+		*off = 0;
 	return 0;
 }
 
@@ -73,13 +99,13 @@ static __always_inline int ip_next(struct __sk_buff *skb, bool v6, __u8 *next,
 	struct iphdr ip;
 
 	if (!v6) {
-		if (load_l3(skb, *off, &ip, sizeof(ip)) || ip.version != 4)
+		if (bpf_skb_load_bytes(skb, *off, &ip, sizeof(ip)) || ip.version != 4)
 			return -1;
 		*next = ip.protocol;
 		*off += ip.ihl * 4;
 		return 0;
 	}
-	if (load_l3(skb, *off, &ip6, sizeof(ip6)) || ip6.version != 6)
+	if (bpf_skb_load_bytes(skb, *off, &ip6, sizeof(ip6)) || ip6.version != 6)
 		return -1;
 	*next = ip6.nexthdr;
 	*off += sizeof(ip6);
@@ -87,19 +113,17 @@ static __always_inline int ip_next(struct __sk_buff *skb, bool v6, __u8 *next,
 }
 
 /*
- * The L4 protocol and offset of an IPv4 or IPv6 packet, from the network
- * header. Below a tunnel (ipip: IPPROTO_IPIP, ip6ip6: IPPROTO_IPV6 without
- * an encapsulation limit option) the test's packet is inside the outer
- * header: the lower device counts the outer packets as the packets they
- * carry.
+ * The L4 protocol and offset of an IPv4 or IPv6 packet. Below a tunnel
+ * (ipip: IPPROTO_IPIP; ip6ip6: IPPROTO_IPV6, without an encapsulation
+ * limit option) the test's packet is inside the outer header: the lower
+ * device counts the outer packets as the packets they carry.
  */
 static __always_inline int l4_offset(struct __sk_buff *skb, __u8 *l4,
 				     __u32 *off)
 {
 	__u16 proto;
 
-	*off = 0;
-	if (l3_proto(skb, &proto))
+	if (l3_offset(skb, &proto, off))
 		return -1;
 	if (proto != bpf_htons(ETH_P_IP) && proto != bpf_htons(ETH_P_IPV6))
 		return -1;
@@ -116,8 +140,8 @@ static __always_inline enum tse_kind udp_kind(struct __sk_buff *skb, __u32 off,
 	struct tse_payload payload;
 	struct udphdr udp;
 
-	if (load_l3(skb, off, &udp, sizeof(udp)) ||
-	    load_l3(skb, off + sizeof(udp), &payload, sizeof(payload)))
+	if (bpf_skb_load_bytes(skb, off, &udp, sizeof(udp)) ||
+	    bpf_skb_load_bytes(skb, off + sizeof(udp), &payload, sizeof(payload)))
 		return TSE_KIND_OTHER;
 	if (payload.magic == bpf_htonl(TSE_FENCE_MAGIC))
 		return TSE_KIND_FENCE;
@@ -136,7 +160,7 @@ static __always_inline enum tse_kind tcp_kind(struct __sk_buff *skb, __u32 off)
 {
 	struct tcphdr tcp;
 
-	if (!cfg.tcp_port || load_l3(skb, off, &tcp, sizeof(tcp)))
+	if (!cfg.tcp_port || bpf_skb_load_bytes(skb, off, &tcp, sizeof(tcp)))
 		return TSE_KIND_OTHER;
 	return tcp.dest == bpf_htons(cfg.tcp_port) ? TSE_KIND_TCP : TSE_KIND_OTHER;
 }
