@@ -6,10 +6,10 @@
  *   pair:    sender  va 192.0.2.1  <--->  vb 192.0.2.2      receiver
  *                    2001:db8::1          2001:db8::2
  *            (stacked: the addresses sit on an upper device over va and
- *            vb instead: va.10/vb.10, va.mv/vb.mv or va.bd/vb.bd; or a
- *            tunnel va.tn/vb.tn from va to vb, ipip or ip6tnl (ip6ip6),
- *            carries the test's addresses 198.51.100.1, .2 or
- *            2001:db8:3::1, ::2 over va's and vb's above)
+ *            vb instead: va.10/vb.10, va.mv/vb.mv or va.bd/vb.bd; or
+ *            the tunnel va.tn/vb.tn, ipip or ip6tnl (ip6ip6) between
+ *            va's and vb's addresses above, carries the test's:
+ *            198.51.100.1/.2, 2001:db8:3::1/::2)
  *
  *   routed:  sender  va 192.0.2.1  <--->  ra 192.0.2.254    router
  *                    2001:db8:1::1        2001:db8:1::fe
