@@ -180,37 +180,35 @@ make_key_elsewhere()
 		match ip dst 127.0.0.1/32 flowid 1:1
 }
 
-# rr ARGS...: one client run against a fresh server; prints the client's line.
-rr_once()
+# served SERVER PORT ARGS...: one bench/rr.c client run (ARGS) against a
+# fresh bench/rr.c server (-s, the rr server, or -S, the stream sink) on
+# PORT; prints the client's line.
+served()
 {
-	local server out
+	local mode=$1 port=$2 server out
 
-	in_rcv "$RR" -s $RR_PORT >/dev/null &
+	shift 2
+	in_rcv "$RR" "$mode" "$port" >/dev/null &
 	server=$!
-	wait_listen $RR_PORT
+	wait_listen "$port"
 	out=$(in_snd "$RR" "$@")
 	local rc=$?
 
 	wait "$server"
-	[ $rc -eq 0 ] || die "rr client failed"
+	[ $rc -eq 0 ] || die "rr client '$*' failed"
 	echo "$out"
 }
 
-# stream ARGS...: one 32-byte-send stream into a fresh sink; prints the
-# client's line.
+# rr ARGS...: transactions against a fresh server.
+rr_once()
+{
+	served -s $RR_PORT "$@"
+}
+
+# stream ARGS...: one 32-byte-send stream into a fresh sink.
 stream_once()
 {
-	local server out
-
-	in_rcv "$RR" -S $STREAM_PORT >/dev/null &
-	server=$!
-	wait_listen $STREAM_PORT
-	out=$(in_snd "$RR" "$@")
-	local rc=$?
-
-	wait "$server"
-	[ $rc -eq 0 ] || die "stream client failed"
-	echo "$out"
+	served -S $STREAM_PORT "$@"
 }
 
 # iperf3 ARGS...: one iperf3 client run; prints the receiver's Mbit/s.

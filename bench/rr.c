@@ -137,7 +137,7 @@ static int sink(int port)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			die("sink read");
+			die("read of the stream");
 		if (n == 0)
 			break;
 		total += n;
@@ -145,7 +145,7 @@ static int sink(int port)
 	word[0] = htonl(total >> 32);
 	word[1] = htonl(total & 0xffffffffu);
 	if (write(conn, word, sizeof(word)) != sizeof(word))
-		die("sink write");
+		die("write of the byte count");
 	close(conn);
 	return 0;
 }
@@ -176,7 +176,7 @@ static int connect_to(const char *addr, int port)
 static int stream(const char *addr, int port, double seconds,
 		  unsigned long long bytes, int nodelay)
 {
-	char buf[MSG_SIZE] = "stream";
+	char buf[MSG_SIZE] = "payload";
 	unsigned long long sent = 0, got;
 	uint32_t word[2];
 	double start, end;
@@ -195,7 +195,7 @@ static int stream(const char *addr, int port, double seconds,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n != MSG_SIZE) {
-			fprintf(stderr, "rr: stream write returned %zd after %llu bytes\n",
+			fprintf(stderr, "rr: a 32-byte write returned %zd after %llu bytes\n",
 				n, sent);
 			return 1;
 		}
