@@ -59,8 +59,6 @@ t_exit_code_matches_tap()
 		fail "exit code $rc, TAP says $want"
 }
 
-# What the controls are depends on the kernel line (tests/lib.sh,
-# controls_bad): on 6.1 ingress_bpf_redirect is dropped by ifb.
 # The controls the suite lists, each with a verdict; what each verdict must
 # be depends on the kernel line (tests/lib.sh, controls_bad): on 6.1
 # ingress_bpf_redirect is dropped by ifb.
