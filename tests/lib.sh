@@ -9,8 +9,17 @@ BPFTOOL=${BPFTOOL:-$TOP/build/bpftool/bpftool}
 PASSED=0
 FAILED=0
 
-pass() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
-fail() { FAILED=$((FAILED + 1)); echo "not ok - $*"; }
+pass()
+{
+	PASSED=$((PASSED + 1))
+	echo "ok - $*"
+}
+
+fail()
+{
+	FAILED=$((FAILED + 1))
+	echo "not ok - $*"
+}
 
 # "ROW NAME" per test the suite lists (SUITE -l): ROW is the matrix row
 # (egress_mirred.ipv4), NAME the harness's name for -r. The suite's own
