@@ -135,6 +135,17 @@ controls_hold()
 	[ -z "$(controls_bad "$@")" ]
 }
 
+# vmtest-lts.sh on the tree at $ST/k: refused, with one line holding
+# TEXT. Nothing is built: the tree is refused first.
+lts_refuses()
+{
+	local out
+
+	out=$(KDIR_LTS=$ST/k VM_BUILD_LTS=$ST/k-build "$TOP/vm/vmtest-lts.sh" 2>&1)
+	echo "exit $?: $out"
+	[ "$(wc -l <<<"$out")" = 1 ] && grep -qF "$1" <<<"$out"
+}
+
 # The ingress controls per kernel line, and the refusal of a tree of
 # another line (vm/lib.sh's vm_kernel_line).
 st_controls()
@@ -166,6 +177,8 @@ st_controls()
 	mkdir -p "$ST/k"
 	printf 'VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 30\n' >"$ST/k/Makefile"
 	expect fail "the VM runner, a 6.6 KDIR" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/k"
+	expect pass "vmtest-lts, a 6.6 KDIR_LTS is refused by that name" \
+		lts_refuses "KDIR_LTS=$ST/k is Linux 6.6.30"
 	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n' >"$ST/k/Makefile"
 	expect pass "the VM runner, a 6.1 KDIR" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/k"
 	expect fail "the VM runner, a KDIR with no Makefile" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/nosuch"

@@ -79,18 +79,20 @@ vm_lock()
 
 # The kernel line of the tree at $1 (default KDIR), from its Makefile:
 # "6.12" or "6.1". Anything else is refused with one line: its verdicts
-# would be compared with another line's expected matrix.
+# would be compared with another line's expected matrix. The line names
+# the tree by the variable that gave it, $2 (default KDIR: KDIR_LTS for
+# vmtest-lts.sh).
 vm_kernel_line()
 {
-	local kdir=${1:-$KDIR} v
+	local kdir=${1:-$KDIR} var=${2:-KDIR} v
 
-	[ -f "$kdir/Makefile" ] || die "no kernel tree at KDIR=$kdir"
+	[ -f "$kdir/Makefile" ] || die "no kernel tree at $var=$kdir"
 	v=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 		$1 == "SUBLEVEL" { print v "." p "." $2; exit }' "$kdir/Makefile")
 	case $v in
 	6.12.*)	echo 6.12 ;;
 	6.1.*)	echo 6.1 ;;
-	*)	die "KDIR=$kdir is Linux ${v:-of no version}: the VM runner knows 6.12 and 6.1 only" ;;
+	*)	die "$var=$kdir is Linux ${v:-of no version}: the VM runner knows 6.12 and 6.1 only" ;;
 	esac
 }
 

@@ -73,7 +73,7 @@ main()
 
 	vm_parse_args "-t --front" "$@"
 	lts_tree
-	line=$(vm_kernel_line "$KDIR_LTS") || exit 2
+	line=$(vm_kernel_line "$KDIR_LTS" KDIR_LTS) || exit 2
 	[ "$line" = 6.1 ] ||
 		die "KDIR_LTS=$KDIR_LTS is Linux $line, not 6.1 (make vmtest runs 6.12)"
 	for front in "${ARG_FRONTS[@]}"; do
