@@ -557,6 +557,23 @@ st_bisect()
 		bisect_says 125
 }
 
+# The cover letter's matrix (vm/series.sh's matrix) is the expected one:
+# the columns the letter names (stock, seed, iif, both, fix), every cell.
+series_matrix()
+{
+	bash -c 'source <(sed "\$d" "$0") && matrix' "$TOP/vm/series.sh" | awk '{ $1 = $1 } 1'
+}
+
+st_series_matrix()
+{
+	grep -v '^#' "$TOP/vm/expected-matrix.txt" | awk 'NF { $1 = $1; print }' >"$ST/sm-expected"
+	series_matrix >"$ST/sm-letter"
+	expect pass "series cover letter, its matrix has the columns it names: stock seed iif both fix" \
+		grep -qx 'test stock seed iif both fix' "$ST/sm-letter"
+	expect pass "series cover letter, its matrix is the expected matrix, cell for cell" \
+		cmp "$ST/sm-expected" "$ST/sm-letter"
+}
+
 # series-check.sh's verdict on one front end run in the fake VM.
 series_front()
 {
@@ -969,6 +986,7 @@ selftests()
 	st_leftovers
 	st_bisect
 	st_series_check
+	st_series_matrix
 	st_peers
 	st_bench_summarize
 	st_compare_input

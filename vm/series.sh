@@ -167,7 +167,8 @@ commit_suite()
 }
 
 # The measured matrix for the cover letter: the expected matrix's stock,
-# seed, both and fix columns, a row per test and IP version.
+# seed, iif, both and fix columns (the ones the letter names), a row per
+# test and IP version.
 matrix()
 {
 	awk '
@@ -175,7 +176,7 @@ matrix()
 		$1 == "test" {
 			for (i = 2; i <= NF; i++)
 				col[$i] = i
-			n = split("stock seed both fix", want, " ")
+			n = split("stock seed iif both fix", want, " ")
 			line = sprintf("%-36s", "test")
 			for (j = 1; j <= n; j++)
 				line = line sprintf(" %-19s", want[j])
