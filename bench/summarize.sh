@@ -193,7 +193,7 @@ claims()
 		return (k, s, w) in r ? r[k, s, w] : "-"
 	}
 	function line(claim, figure, s, w) {
-		printf "| %s | %s | %s | %s | %s | %s |\n", claim, figure,
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", claim, figure, s, w,
 			ratio("seed", s, w), ratio("fix", s, w), saved("seed", s, w), saved("fix", s, w)
 	}
 	END {
@@ -269,8 +269,8 @@ claims()
 	echo "The claims of 2021 beside these figures (kernel / stock - 1, medians;"
 	echo "\"saved\": stock's $work per packet minus the kernel's):"
 	echo
-	echo "| claim | claimed | seed | fix | seed: $work saved per packet | fix: saved per packet |"
-	echo "|---|---|---|---|---|---|"
+	echo "| claim | claimed | shape | workload | seed | fix | seed: $work saved per packet | fix: saved per packet |"
+	echo "|---|---|---|---|---|---|---|---|"
 	claims
 } > "$dir/results.md"
 
