@@ -961,6 +961,21 @@ st_stress_kills()
 	expect_check_fails "stress kill check, a run that INT and TERM do not kill" stress_kills
 }
 
+# One die() for the project's scripts: scripts/lib.sh's (bench/ aside,
+# whose scripts run in the guest too). mainline-check.sh used its own.
+st_one_die()
+{
+	local own
+
+	own=$(cd "$TOP" && grep -lE '^[[:space:]]*(function[[:space:]]+)?die[[:space:]]*\(\)' \
+		tests/*.sh vm/*.sh scripts/*.sh mk/*.sh | grep -vx scripts/lib.sh)
+	expect pass "one die(): no script of tests/ vm/ scripts/ mk/ defines its own (${own:-none})" \
+		test -z "$own"
+	expect pass "mainline-check.sh, no DIR: usage error 2, said by scripts/lib.sh's die" \
+		bash -c 'out=$("$0" 2>&1); rc=$?; echo "exit $rc: $out"
+			[ $rc = 2 ] && [[ $out == "mainline-check.sh: usage: "* ]]' "$TOP/vm/mainline-check.sh"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup()
 {
@@ -997,6 +1012,7 @@ selftests()
 	st_kmsg_writer
 	st_leftovers_foreign
 	st_stress_kills
+	st_one_die
 	selftests_cleanup
 }
 

@@ -14,14 +14,13 @@
 # the ones before (fuzz is reported). Exits 1 when the series stops, or a
 # file it touches is missing from DIR.
 
+# No -e: git apply's and patch's statuses are taken and reported.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+# Exit 1 says the series stops; a usage error or no patches is 2.
+# shellcheck disable=SC2034 # read by die (scripts/lib.sh)
+DIE_STATUS=2
 tmp=
-
-die()
-{
-	echo "mainline-check: $*" >&2
-	exit 2
-}
 
 # The paths the patches in "$@" touch, one a line.
 touched()
