@@ -48,7 +48,7 @@ verdict()
 	local who=$judge_only
 
 	[ -n "$who" ] || who=$(git rev-parse --short HEAD 2>/dev/null) || who="?"
-	vm_log "$who $1: $2"
+	log "$who $1: $2"
 	case $1 in
 	good)	exit $GOOD ;;
 	bad)	exit $BAD ;;
@@ -137,7 +137,7 @@ answer()
 	case $rc in
 	255)		verdict skip "did not boot" ;;
 	254|253)	verdict bad "kernel died or hung (run-vm.sh exit $rc)" ;;
-	2)		vm_log "the suite rejected its arguments; stopping"
+	2)		log "the suite rejected its arguments; stopping"
 			exit 128 ;;
 	esac
 	judged=$(judge_tap "$tap") || verdict skip "cannot read the TAP $tap"

@@ -42,18 +42,6 @@ VM_ARCH=x86_64
 
 . "$VM_ROOT/scripts/lib.sh"
 
-# The names log and die had here, for the scripts that still use them
-# (vmtest.sh, bisect-run.sh, series-check.sh, bench/).
-vm_log()
-{
-	log "$@"
-}
-
-vm_die()
-{
-	die "$@"
-}
-
 # Timings the scripts print: vm_now, then vm_since START (seconds, 0.1 s).
 vm_now()
 {

@@ -231,7 +231,7 @@ parse_args()
 		shift
 	done
 	if [ -n "$save" ] && [ -e "$save" ]; then
-		vm_log "--save $save: the file exists; --save writes a new file" \
+		log "--save $save: the file exists; --save writes a new file" \
 			"(remove it first, or name another)"
 		exit 2
 	fi

@@ -33,7 +33,7 @@ failed=()
 
 step_failed()
 {
-	vm_log "FAIL: $*"
+	log "FAIL: $*"
 	failed+=("$1")
 }
 
@@ -91,7 +91,7 @@ run_checkpatch()
 	local src=$VM_BUILD/src p out total bad cp_rc rc=0
 
 	if [ ! -x "$src/scripts/checkpatch.pl" ]; then
-		vm_log "checkpatch: no $src/scripts/checkpatch.pl: no patch was checked"
+		log "checkpatch: no $src/scripts/checkpatch.pl: no patch was checked"
 		return 1
 	fi
 	for p in "$@"; do
@@ -126,7 +126,7 @@ build_kernel()
 	# The config fragment as the series carries it.
 	VM_FRAGMENT=$src/tools/testing/selftests/net/tc_skip_egress/config \
 		vm_make "$src" "$VM_OBJ" "$log" ||
-		{ vm_log "kernel: $(vm_make_error "$log")"; return 1; }
+		{ log "kernel: $(vm_make_error "$log")"; return 1; }
 	cp "$VM_OBJ/arch/x86/boot/bzImage" "$CHECK/bzImage"
 }
 
@@ -136,10 +136,10 @@ build_selftests()
 
 	make -C "$VM_ROOT" --no-print-directory KDIR="$src" BUILD="$CHECK" \
 		suite test_progs > "$log" 2>&1 ||
-		{ vm_log "selftests: $(vm_make_error "$log")"; return 1; }
+		{ log "selftests: $(vm_make_error "$log")"; return 1; }
 	dirty=$(git -C "$src" status --porcelain --untracked-files=no)
 	[ -z "$dirty" ] && return 0
-	vm_log "the repo's files differ from the series' (regenerate it):" $dirty
+	log "the repo's files differ from the series' (regenerate it):" $dirty
 	return 1
 }
 
@@ -164,19 +164,19 @@ verdicts()
 	n=$(wc -l < "$CHECK/$name.cells") || n=0
 	bad=$(awk '$2 != "pass"' "$CHECK/$name.cells")
 	grep -h '# SKIP' "$CHECK/$name.tap" | sed "s/^/$name: /"
-	vm_log "$name: $n tests, $(grep -c ' pass$' "$CHECK/$name.cells") pass," \
+	log "$name: $n tests, $(grep -c ' pass$' "$CHECK/$name.cells") pass," \
 		"$(grep -c ' skip$' "$CHECK/$name.cells") skip (VM exit $rc)"
 	if [ "$rc" != 0 ]; then
-		vm_log "$name: the VM exited $rc, not 0 (253 timeout, 254 the kernel died," \
+		log "$name: the VM exited $rc, not 0 (253 timeout, 254 the kernel died," \
 			"255 no boot, 1 a test failed); see $CHECK/$name.err"
 		ok=1
 	fi
 	if ! whole=$(awk -f "$VM_DIR/tap-plan.awk" "$CHECK/$name.tap"); then
-		vm_log "$name: the TAP is not whole: $whole"
+		log "$name: the TAP is not whole: $whole"
 		ok=1
 	fi
 	if [ "$n" -eq 0 ]; then
-		vm_log "$name: no verdicts; see $CHECK/$name.err"
+		log "$name: no verdicts; see $CHECK/$name.err"
 		ok=1
 	elif [ -n "$bad" ]; then
 		echo "$bad" | sed "s/^/$name: not a pass: /"
@@ -192,29 +192,29 @@ main()
 
 	start=$(vm_now)
 	mapfile -t list < <(patches "$series")
-	[ ${#list[@]} -gt 0 ] || vm_die "no patches in $series (make series)"
+	[ ${#list[@]} -gt 0 ] || die "no patches in $series (make series)"
 	rm -rf "$CHECK"
 	mkdir -p "$CHECK"
 
 	vm_lock
-	vm_src_init || vm_die "cannot make $VM_BUILD/src"
+	vm_src_init || die "cannot make $VM_BUILD/src"
 	t=$(vm_now)
 	apply_series "${list[@]}" ||
 		{ git -C "$VM_BUILD/src" am --abort 2>/dev/null
-		  vm_die "git am: the series does not apply to series-base"; }
-	vm_log "git am: ${#list[@]} patches applied ($(vm_since "$t") s)"
+		  die "git am: the series does not apply to series-base"; }
+	log "git am: ${#list[@]} patches applied ($(vm_since "$t") s)"
 	t=$(vm_now)
 	run_checkpatch "${list[@]}" || step_failed checkpatch
-	vm_log "checkpatch --strict: done ($(vm_since "$t") s)"
+	log "checkpatch --strict: done ($(vm_since "$t") s)"
 	t=$(vm_now)
 	if build_kernel; then
-		vm_log "kernel: built ($(vm_since "$t") s)"
+		log "kernel: built ($(vm_since "$t") s)"
 	else
 		step_failed kernel
 	fi
 	t=$(vm_now)
 	if build_selftests; then
-		vm_log "selftests: kselftest and test_progs built ($(vm_since "$t") s)"
+		log "selftests: kselftest and test_progs built ($(vm_since "$t") s)"
 	else
 		step_failed selftests
 	fi
@@ -231,15 +231,15 @@ main()
 			step_failed kselftest
 		run_front test_progs "BUILD=$CHECK mk/test_progs-tap.sh" ||
 			step_failed test_progs
-		vm_log "boot and run both front ends: $(vm_since "$t") s"
+		log "boot and run both front ends: $(vm_since "$t") s"
 	fi
 
-	vm_log "total $(vm_since "$start") s"
+	log "total $(vm_since "$start") s"
 	if [ ${#failed[@]} -gt 0 ]; then
-		vm_log "series-check FAILED: ${failed[*]}"
+		log "series-check FAILED: ${failed[*]}"
 		return 1
 	fi
-	vm_log "series-check passed: applies, checkpatch clean, builds, boots, all tests pass"
+	log "series-check passed: applies, checkpatch clean, builds, boots, all tests pass"
 }
 
 main "$@"; exit

@@ -174,7 +174,7 @@ run_column()
 	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$name.tap" \
 		> "$RESULTS/$name.cells"
 	fill_for $rc > "$RESULTS/$name.fill"
-	vm_log "$name: build $build_s s;" \
+	log "$name: build $build_s s;" \
 		"$(sed -n 's/^vm: //p' "$RESULTS/$name.err" | paste -sd ';')"
 }
 
@@ -351,13 +351,13 @@ main()
 	# whatever the verdict, to compare or fill in by hand.
 	if [ -n "$save" ]; then
 		if (set -o noclobber; cat "$RESULTS/matrix.txt" > "$save"); then
-			vm_log "matrix saved to $save"
+			log "matrix saved to $save"
 		else
-			vm_log "cannot write $save"
+			log "cannot write $save"
 			rc=1
 		fi
 	fi
-	vm_log "${#kernels[@]} kernels in $(vm_since "$start") s"
+	log "${#kernels[@]} kernels in $(vm_since "$start") s"
 	return $rc
 }
 
