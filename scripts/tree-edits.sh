@@ -183,12 +183,13 @@ unregister_target
 list_in_net
 link_in_bpf
 # bpf/config sets its options =y. VETH, VLAN_8021Q and NAMESPACES (so
-# NET_NS) are in every config.<arch> of 6.12 already; BONDING in x86_64's.
-# 6.12's bpf/config has NET_IPIP and IPV6_TUNNEL, net/config NET_IPIP.
+# NET_NS) are in every config.<arch> of 6.12 already; BONDING and PACKET
+# in x86_64's. 6.12's bpf/config has NET_IPIP and IPV6_TUNNEL, net/config
+# NET_IPIP and NET_ACT_GACT (=m).
 add_options "$SELFTESTS/bpf/config" sorted \
-	IFB=y NET_ACT_MIRRED=y NET_CLS_ACT=y NET_CLS_BPF=y NET_CLS_U32=y \
-	NET_SCH_HTB=y NET_SCH_INGRESS=y NET_SCH_PRIO=y NET_SCH_TBF=y \
-	MACVLAN=y BONDING=y NET_IPIP=y IPV6_TUNNEL=y
+	IFB=y NET_ACT_MIRRED=y NET_ACT_GACT=y NET_CLS_ACT=y NET_CLS_BPF=y \
+	NET_CLS_U32=y NET_SCH_HTB=y NET_SCH_INGRESS=y NET_SCH_PRIO=y \
+	NET_SCH_TBF=y MACVLAN=y BONDING=y NET_IPIP=y IPV6_TUNNEL=y PACKET=y
 # net/config is not sorted in 6.12; its tc options are modules.
 add_options "$SELFTESTS/net/config" appended \
-	NET_CLS_ACT=y NET_SCH_TBF=m NET_IPIP=y IPV6_TUNNEL=y
+	NET_CLS_ACT=y NET_SCH_TBF=m NET_IPIP=y IPV6_TUNNEL=y PACKET=y

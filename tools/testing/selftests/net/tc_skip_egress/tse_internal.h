@@ -139,6 +139,7 @@ struct tse_scenario {
 #define TSE_CLASSES	4
 #define TSE_DEFAULT_CLASS	2	/* prio's band for priority 0; htb's default */
 #define TSE_CHOSEN_CLASS	3	/* the class a root filter chooses */
+#define TSE_GACT_INDEX	7	/* the index of the root filter's gact action */
 
 /* Kernel counters of one device, over rtnetlink. */
 struct tse_devstats {
@@ -148,6 +149,7 @@ struct tse_devstats {
 	__u64 clsact;		/* packets its clsact qdisc counted */
 	__u64 overlimits;	/* its root qdisc's overlimits */
 	__u64 class_pkts[TSE_CLASSES];	/* root qdisc classes 1:0 to 1:3 */
+	__u64 gact;		/* packets its root filter's gact action counted */
 };
 
 /* What the TCP stream saw. */
@@ -169,6 +171,7 @@ struct tse_test {
 	int ifindex[TSE_DEVS];		/* 0: the shape has no such device */
 	char queue[TSE_NSS][TSE_TOOLS][TSE_QUEUE];	/* see tse_queue() */
 	const char *root_qdisc;		/* "prio" or "htb", when probed */
+	bool root_gact;			/* the root filter also runs a gact action */
 	int kmsg;
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link;

@@ -3,7 +3,7 @@
  * Kernel counters over rtnetlink, for every device of the scenario: the
  * link's rx/tx/dropped counters, the packets its clsact qdisc counted, its
  * root qdisc's overlimits and the packets each class of the root qdisc
- * sent. The links are kept silent (tse_topology.c), so
+ * sent, and the packets an action counted. The links are kept silent (tse_topology.c), so
  * these move only with the test's packets.
  */
 #ifndef _GNU_SOURCE
@@ -14,6 +14,7 @@
 #include <linux/gen_stats.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
+#include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
@@ -148,6 +149,71 @@ static int nl_query(int fd, int type, int flags, int ifindex,
 		if (!(flags & NLM_F_DUMP))
 			return 0;
 	}
+}
+
+/* The packets a reply to RTM_GETACTION says the action counted. */
+static int parse_action(struct nlmsghdr *nh, __u64 *pkts)
+{
+	struct rtattr *rta = rta_find(TA_RTA(NLMSG_DATA(nh)), TA_PAYLOAD(nh), TCA_ACT_TAB);
+	struct gnet_stats_basic gb;
+
+	rta = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), 1) : NULL;
+	rta = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), TCA_ACT_STATS) : NULL;
+	rta = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), TCA_STATS_BASIC) : NULL;
+	if (!rta)
+		return -1;
+	memcpy(&gb, RTA_DATA(rta), sizeof(gb));
+	*pkts = gb.packets;
+	return 0;
+}
+
+static struct rtattr *rta_put(struct nlmsghdr *nh, int type, const void *data,
+			      int len)
+{
+	struct rtattr *rta = (struct rtattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
+
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (data)
+		memcpy(RTA_DATA(rta), data, len);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	return rta;
+}
+
+/* Close a nest opened by rta_put(nh, type, NULL, 0). */
+static void rta_end(struct nlmsghdr *nh, struct rtattr *nest)
+{
+	nest->rta_len = (char *)nh + nh->nlmsg_len - (char *)nest;
+}
+
+/* Packets action @kind @index of the netns of @fd counted (RTM_GETACTION). */
+int tse_action_pkts(int fd, const char *kind, __u32 index, __u64 *pkts)
+{
+	union {
+		struct nlmsghdr nh;
+		char buf[256];
+	} req = { .nh = {
+		.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcamsg)),
+		.nlmsg_type = RTM_GETACTION,
+		.nlmsg_flags = NLM_F_REQUEST,
+	} };
+	struct rtattr *tab, *act;
+	char buf[8192];
+	int len;
+
+	tab = rta_put(&req.nh, TCA_ACT_TAB, NULL, 0);
+	act = rta_put(&req.nh, 1, NULL, 0);
+	rta_put(&req.nh, TCA_ACT_KIND, kind, strlen(kind) + 1);
+	rta_put(&req.nh, TCA_ACT_INDEX, &index, sizeof(index));
+	rta_end(&req.nh, act);
+	rta_end(&req.nh, tab);
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
+		return -1;
+	len = recv(fd, buf, sizeof(buf), 0);
+	if (len <= 0 || !NLMSG_OK((struct nlmsghdr *)buf, len) ||
+	    ((struct nlmsghdr *)buf)->nlmsg_type != RTM_NEWACTION)
+		return -1;
+	return parse_action((struct nlmsghdr *)buf, pkts);
 }
 
 /* The counters of device @ifindex, through the rtnetlink socket @fd of its netns. */

@@ -11,6 +11,7 @@
 #pragma GCC visibility push(hidden)
 
 int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds);
+int tse_action_pkts(int fd, const char *kind, __u32 index, __u64 *pkts);
 
 #pragma GCC visibility pop
 

@@ -46,6 +46,7 @@ static struct tse_devstats moved(struct tse_test *t, enum tse_dev dev)
 		.dropped = a->dropped - b->dropped,
 		.clsact = a->clsact - b->clsact,
 		.overlimits = a->overlimits - b->overlimits,
+		.gact = a->gact - b->gact,
 	};
 }
 
@@ -200,6 +201,9 @@ void tse_expect_peer_rx(struct tse_test *t, unsigned int flows)
 /* A forwarded packet leaves the router once, by its output device. */
 void tse_expect_forwarded_once(struct tse_test *t)
 {
+	tse_expect_each(t, "packets sent back out of the router's input ra (BPF on ra egress)",
+			bpf_row(t, TSE_HOOK_BACK, TSE_FLOW_REDIRECTED), 0,
+			&tse_wrong_device, &tse_wrong_device);
 	tse_expect(t, "packets the router sent back out of its input device ra (tx_packets)",
 		   (long long)moved(t, TSE_RA).tx, 0, &tse_wrong_device, &tse_wrong_device);
 	expect_link(t, "packets the router forwarded out of rb (tx_packets)",
@@ -228,8 +232,9 @@ void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 
 /*
  * The root qdisc of the device ifb returned the packets to: its filter ran
- * once per packet, its action (a mirror to the monitor link vc) made one
- * copy per packet, and the packets went to the class the filter chose.
+ * once per packet, its actions (a mirror to the monitor link vc, and a
+ * gact pipe where the kernel has gact) ran once per packet, and the
+ * packets went to the class the filter chose.
  */
 void tse_expect_root_qdisc_once(struct tse_test *t)
 {
@@ -246,6 +251,10 @@ void tse_expect_root_actions(struct tse_test *t)
 	tse_expect(t, "copies vd received (veth rx_packets), fences aside",
 		   (long long)moved(t, TSE_VD).rx - t->fences, t->pkts,
 		   &tse_actions_repeated, &tse_actions_skipped);
+	if (t->root_gact)
+		tse_expect(t, "packets the root filter's gact action counted, fences aside",
+			   (long long)moved(t, TSE_VA).gact - t->fences, t->pkts,
+			   &tse_actions_repeated, &tse_actions_skipped);
 }
 
 void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)

@@ -168,7 +168,8 @@ static void judge_peer_ingress_once(struct tse_test *t)
  * GSO skb. va cannot send it whole (gso_max_segs 1), so it is cut into
  * segments after ifb re-injected it, in validate_xmit_skb(): each segment
  * copies the skb's header, ifb's mark included. vb's ingress must
- * classify each segment once.
+ * classify each segment once, and read in each the fields a kernel
+ * without the skip gives.
  */
 static void judge_gso_after_ifb(struct tse_test *t)
 {
@@ -176,6 +177,7 @@ static void judge_gso_after_ifb(struct tse_test *t)
 	tse_expect_gso_once(t);
 	tse_expect_clsact(t, TSE_VA, TSE_HOOK_HEAD);
 	judge_once(t, TSE_VB, TSE_HOOK_PEER, "vb ingress classifier runs per segment (BPF)");
+	tse_expect_peer_fields(t);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 	tse_expect_peer_rx(t, 1);
 }
@@ -202,20 +204,24 @@ static void judge_root_qdisc_mirred(struct tse_test *t)
 
 /*
  * root_qdisc_after_clsact: clsact egress redirects the flow to ifb; va's
- * root qdisc has a filter for the same flow that chooses class 1:3 and
- * mirrors each packet to the monitor link vc. Only the re-injected packet
+ * root qdisc has a filter for the same flow that chooses class 1:3,
+ * mirrors each packet to the monitor link vc and, where the kernel has
+ * gact, runs a gact pipe that counts it. Only the re-injected packet
  * reaches the root qdisc, and it must meet it as on a kernel without the
  * skip: the filter runs once, its action copies the packet once, and the
  * packet goes to the class the filter chose, not the default class.
  */
 static int root_mirror_filter(struct tse_test *t, const char *then)
 {
-	char match[160];
+	char match[160], gact[48] = "";
 
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
+	if (t->root_gact)
+		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
 	return tse_tc(t, TSE_NS_SENDER,
-		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s\n",
-		      tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC), then);
+		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s%s\n",
+		      tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC), gact,
+		      then);
 }
 
 /* va's root qdisc, a counter first in it, the monitor on vd. */

@@ -459,6 +459,36 @@ static int probe_root_qdisc(struct tse_test *t, int nsfd)
 	return tse_skip(t, "kernel has neither the prio nor the htb qdisc: %s", err);
 }
 
+/*
+ * The root filter's gact action is an extra the kernel may lack (this
+ * host's 6.18 has no act_gact): without it, the filter only mirrors and
+ * classifies, and the test says that it left the gact check out.
+ */
+static void probe_root_gact(struct tse_test *t, int nsfd)
+{
+	char err[256];
+
+	t->root_gact = !run_batch(nsfd, "tc", "actions add action gact pipe\n",
+				  err, sizeof(err));
+	if (!t->root_gact)
+		tse_note(t, "no gact action in the root filter: kernel lacks it (%s)", err);
+}
+
+/* AF_PACKET is global, not per namespace: a socket here tells. */
+static int probe_packet_socket(struct tse_test *t)
+{
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EAFNOSUPPORT)
+		return tse_skip(t, "kernel lacks packet sockets (CONFIG_PACKET): %s",
+				strerror(errno));
+	return tse_setup_error(t, "socket(AF_PACKET): %s", strerror(errno));
+}
+
 /* @p is one the test needs: its feature, and for its IP version. */
 static bool probe_needed(struct tse_test *t, unsigned int need,
 			 const struct tse_probe *p)
@@ -506,9 +536,11 @@ static int probe_features(struct tse_test *t, int nsfd)
 	probe_batch(t, need, "tc", cmds, sizeof(cmds));
 	if (cmds[0] && run_batch(nsfd, "tc", cmds, err, sizeof(err)))
 		return probe_each(t, need);
-	if (need & TSE_F_ROOT_QDISC)
-		return probe_root_qdisc(t, nsfd);
-	return 0;
+	if ((need & TSE_F_ROOT_QDISC) && probe_root_qdisc(t, nsfd))
+		return -1;
+	if (t->s->shape.monitor)
+		probe_root_gact(t, nsfd);
+	return t->s->shape.tap ? probe_packet_socket(t) : 0;
 }
 
 /* tcx needs a loaded program: probe it with one of ours, on a veth of its own. */

@@ -212,6 +212,11 @@ static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 			return tse_setup_error(t, "read counters of %s over rtnetlink",
 					       tse_dev(t, dev));
 	}
+	if (t->root_gact &&
+	    tse_action_pkts(t->nl[tse_dev_ns(t, TSE_VA)], "gact", TSE_GACT_INDEX,
+			    &ds[TSE_VA].gact))
+		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
+				       TSE_GACT_INDEX);
 	return 0;
 }
 
