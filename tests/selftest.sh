@@ -512,7 +512,8 @@ in_fake_vm()
 }
 
 # bisect_says WANT [ARG]...: bisect-run.sh, run in the fake kernel tree
-# with ARGs, answers WANT (0 good, 1 bad, 125 skip, 2 usage).
+# with ARGs, answers WANT (0 good, 1 bad, 125 skip, 128 stop: a usage
+# error, which git bisect run must not read as bad).
 bisect_says()
 {
 	local want=$1 rc
@@ -540,7 +541,16 @@ st_bisect()
 	expect pass "bisect --judge, passes then Bail out! is no answer (125)" \
 		bisect_says 125 --judge "$ST/fv/bail.tap"
 	guest 0 "${pass2[@]}"
-	expect pass "bisect --judge with no file is a usage error, not a build" bisect_says 2 --judge
+	expect pass "bisect --judge with no file is a usage error (128), not a build" \
+		bisect_says 128 --judge
+	expect pass "bisect --judge, a file that is not there stops the bisection (128)" \
+		bisect_says 128 --judge "$ST/fv/nosuch.tap"
+	expect pass "bisect, an unknown option stops the bisection (128), not bad (2)" \
+		bisect_says 128 --bogus
+	expect pass "bisect, -t without its test stops the bisection (128)" bisect_says 128 -t
+	expect pass "bisect --judge --rc x, not a number: stops the bisection (128)" \
+		bisect_says 128 --judge "$ST/fv/whole.tap" --rc x
+	expect pass "bisect --rc without --judge stops the bisection (128)" bisect_says 128 --rc 1
 	expect pass "bisect run, the suite passed whole in the VM: good" bisect_says 0
 	guest 1 1..2 "${pass2[1]}"
 	expect pass "bisect run, the suite exited 1 after a partial TAP of passes: no answer (125)" \
@@ -555,6 +565,9 @@ st_bisect()
 	guest 1 "${pass2[@]}"
 	expect pass "bisect run, the suite exited 1 after a whole TAP of passes: no answer (125)" \
 		bisect_says 125
+	guest 2 "1..0 # unknown test"
+	expect pass "bisect run, the suite rejected its arguments (exit 2): stop (128)" \
+		bisect_says 128
 }
 
 # The cover letter's matrix (vm/series.sh's matrix) is the expected one:

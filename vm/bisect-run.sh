@@ -22,7 +22,10 @@
 #        signal (139) or exiting in a way its TAP does not show. Such a
 #        commit says nothing about the behaviour under test; the reason is
 #        logged.
-#   128  stop the bisection: the suite rejected its arguments (a bad -t)
+#   128  stop the bisection: the suite rejected its arguments (a bad -t),
+#        or this script did (a usage error, a TAP it cannot read). git
+#        bisect run reads any code from 1 to 127 but 125 as "bad": a
+#        mistyped option exiting 2 would mark every commit bad.
 #
 #   vm/bisect-run.sh --judge TAP [--rc N]
 #        prints the answer for a saved TAP and exits with it (no build, no
@@ -36,7 +39,7 @@
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-readonly GOOD=0 BAD=1 SKIP=125
+readonly GOOD=0 BAD=1 SKIP=125 STOP=128
 
 suite_cmd=(scripts/run-suite.sh)
 suite_args=()
@@ -84,7 +87,7 @@ parse_args()
 usage()
 {
 	echo "${0##*/}: $1; usage: ${0##*/} [-t TEST]... | --judge TAP [--rc N]" >&2
-	exit 2
+	exit $STOP
 }
 
 # "good", "bad ROW CELL..." or "skip ROW CELL..." for a TAP file; "none"
@@ -138,7 +141,7 @@ answer()
 	255)		verdict skip "did not boot" ;;
 	254|253)	verdict bad "kernel died or hung (run-vm.sh exit $rc)" ;;
 	2)		log "the suite rejected its arguments; stopping"
-			exit 128 ;;
+			exit $STOP ;;
 	esac
 	judged=$(judge_tap "$tap") || verdict skip "cannot read the TAP $tap"
 	case $judged in
@@ -165,7 +168,7 @@ main()
 	parse_args "$@"
 	if [ -n "$judge_only" ]; then
 		[ -f "$judge_only" ] && [ -r "$judge_only" ] ||
-			{ echo "${0##*/}: cannot read $judge_only" >&2; exit 2; }
+			{ echo "${0##*/}: cannot read $judge_only" >&2; exit $STOP; }
 		answer "$judge_only" "$judge_rc"
 	fi
 	tree=$(git rev-parse --show-toplevel) || verdict skip "not in a git tree"
