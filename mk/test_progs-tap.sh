@@ -199,6 +199,8 @@ main()
 		esac
 	done
 	[ -x "$TP" ] || die "$TP is not built (make test_progs)"
+	command -v jq >/dev/null ||
+		die "no jq on PATH: test_progs' JSON summary cannot be read (apt-get install jq)"
 	if [ ${#rows[@]} -eq 0 ]; then
 		[ -x "$KS" ] || die "$KS is not built (make suite): it lists the rows"
 		mapfile -t rows < <("$KS" -l 2>&1 |

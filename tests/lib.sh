@@ -101,8 +101,9 @@ OBSERVER_OBJECTS='^(prog iter|(prog|map) (pid_iter[.].*|libbpf_.*))$'
 # What the suite could leave behind on this host, one thing a line:
 # network namespaces, the root namespace's devices, BPF programs, links
 # and maps by id (but for the observer's own: OBSERVER_OBJECTS). Fails, saying why on stderr, when it cannot see them
-# all: without bpftool (missing, failing, or output jq cannot read) the
-# BPF objects are unseen, and "nothing left" would mean nothing.
+# all: without bpftool (missing, failing, or output jq cannot read) or
+# without jq the BPF objects are unseen, and "nothing left" would mean
+# nothing.
 system_state()
 {
 	local what out links objs
@@ -112,6 +113,10 @@ system_state()
 	awk -F': ' '{ sub(/@.*/, "", $2); print "dev", $1, $2 }' <<<"$links"
 	if [ ! -x "$BPFTOOL" ]; then
 		echo "no bpftool at $BPFTOOL: BPF objects cannot be seen (make suite builds it)" >&2
+		return 1
+	fi
+	if ! command -v jq >/dev/null; then
+		echo "no jq on PATH: bpftool's lists cannot be read, BPF objects cannot be seen (apt-get install jq)" >&2
 		return 1
 	fi
 	for what in prog link map; do

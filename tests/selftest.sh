@@ -310,6 +310,56 @@ st_test_progs_tap()
 	rm -f "$ST/tp/rc"
 }
 
+# A PATH with every command of this one but jq: links in $ST/nojq.
+no_jq_path()
+{
+	local -a dirs
+
+	if [ ! -d "$ST/nojq" ]; then
+		mkdir -p "$ST/nojq"
+		IFS=: read -ra dirs <<<"$PATH"
+		# The first of two commands of one name wins, as on PATH.
+		find "${dirs[@]}" -mindepth 1 -maxdepth 1 ! -name jq -print0 2>/dev/null |
+			xargs -0 ln -s -t "$ST/nojq" 2>/dev/null
+	fi
+	echo "$ST/nojq"
+}
+
+# CMD... run with jq off the PATH must fail, and say so ("no jq on PATH").
+fails_naming_jq()
+{
+	local nojq rc
+
+	nojq=$(no_jq_path)
+	PATH=$nojq "$@" >"$ST/nojq.out" 2>&1
+	rc=$?
+	cat "$ST/nojq.out"
+	echo "exit $rc"
+	[ "$rc" != 0 ] && grep -q 'no jq on PATH' "$ST/nojq.out"
+}
+
+# The leftover check's state (tests/lib.sh's system_state), with a bpftool
+# that lists nothing.
+state_with_fake_bpftool()
+{
+	printf '#!/bin/sh\necho "[]"\n' >"$ST/bpftool-empty"
+	chmod +x "$ST/bpftool-empty"
+	BPFTOOL=$ST/bpftool-empty system_state >/dev/null
+}
+
+st_no_jq()
+{
+	expect pass "the leftover check, bpftool's lists read with jq: passes with jq" \
+		state_with_fake_bpftool
+	expect pass "the leftover check without jq on PATH fails, naming jq" \
+		fails_naming_jq state_with_fake_bpftool
+	fake_test_progs
+	echo '{"success":1,"success_subtest":2,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	expect pass "test_progs-tap without jq on PATH fails, naming jq" fails_naming_jq tp_tap
+	PATH=$(no_jq_path) bash -c 'command -v awk sed cp ip mktemp >/dev/null && ! command -v jq' ||
+		fail "self-test: the PATH in $(no_jq_path) has jq, or lacks more than jq"
+}
+
 # test_progs-check.sh with a stand-in kselftest binary that prints $ST/tap.
 st_test_progs_check()
 {
@@ -1011,6 +1061,7 @@ selftests()
 	st_vmtest_judge
 	st_test_progs_tap
 	st_test_progs_check
+	st_no_jq
 	st_leftovers
 	st_bisect
 	st_series_check
