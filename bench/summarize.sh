@@ -95,6 +95,7 @@ NR == 1 { next }
 	round = $1; k = $2; shape = $3; w = $4; m = $5; v = $6
 	if (!(k in seen)) { seen[k] = 1; order = order " " k }
 	if (!((shape, w) in cell)) { cell[shape, w] = 1; cells[++ncells] = shape SUBSEP w }
+	if (!(w in wseen)) { wseen[w] = 1; wls[++nw] = w }
 	vals[k, shape, w, m] = vals[k, shape, w, m] " " v
 	if (m == "tps" || m == "Mbit/s") {
 		unit[w] = m
@@ -132,9 +133,9 @@ END {
 	for (c = 1; c <= ncells; c++) {
 		split(cells[c], sw, SUBSEP); shape = sw[1]; w = sw[2]; m = unit[w]
 		fast = shape ~ /^fast/
-		printf "\"%s\\n%s\"", w, shape > dat
+		pl[c] = "\"" shape "\""
 		if (fast)
-			printf "\"%s\\n%s\"", w, shape > fdat
+			pf[c] = pl[c]
 		ns = load(ks[1] SUBSEP shape SUBSEP w SUBSEP m, sa)
 		for (j = 2; j <= nk; j++) {
 			k = ks[j]; n = 0; delete r
@@ -143,9 +144,9 @@ END {
 				    val[round, ks[1], shape, w] > 0)
 					r[++n] = val[round, k, shape, w] / val[round, ks[1], shape, w]
 			if (n == 0) {
-				printf " - - -" > dat
+				pl[c] = pl[c] " - - -"
 				if (fast)
-					printf " - - -" > fdat
+					pf[c] = pf[c] " - - -"
 				continue
 			}
 			sort(r, n)
@@ -153,15 +154,30 @@ END {
 			printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.5f,%.5f,%.5f,%.5f,%.5f\n", k, shape, w, m, n,
 				q(sa, ns, 0.5), q(kv, nv, 0.5), q(r, n, 0.5), r[1], q(r, n, 0.25),
 				q(r, n, 0.75), r[n] > ratios
-			printf " %.5f %.5f %.5f", q(r, n, 0.5), r[1], r[n] > dat
+			pl[c] = pl[c] sprintf(" %.5f %.5f %.5f", q(r, n, 0.5), r[1], r[n])
 			# The fast path in per cent of stock: the scale of a fast-path cost.
 			if (fast)
-				printf " %.4f %.4f %.4f", 100 * (q(r, n, 0.5) - 1),
-					100 * (r[1] - 1), 100 * (r[n] - 1) > fdat
+				pf[c] = pf[c] sprintf(" %.4f %.4f %.4f", 100 * (q(r, n, 0.5) - 1),
+					100 * (r[1] - 1), 100 * (r[n] - 1))
 		}
-		printf "\n" > dat
-		if (fast)
-			printf "\n" > fdat
+	}
+	# The plot files: a block per workload (the plot groups the shapes
+	# under it), headed "# workload W", two blank lines between blocks.
+	for (i = 1; i <= nw; i++) {
+		w = wls[i]; nd = 0; nf = 0
+		for (c = 1; c <= ncells; c++) {
+			split(cells[c], sw, SUBSEP)
+			if (sw[2] != w)
+				continue
+			if (!nd++)
+				printf "%s# workload %s\n", (i > 1 ? "\n\n" : ""), w > dat
+			print pl[c] > dat
+			if (!(c in pf))
+				continue
+			if (!nf++)
+				printf "%s# workload %s\n", (fblocks++ ? "\n\n" : ""), w > fdat
+			print pf[c] > fdat
+		}
 	}
 	for (j = 1; j <= nk; j++)
 		for (c = 1; c <= ncells; c++) {
