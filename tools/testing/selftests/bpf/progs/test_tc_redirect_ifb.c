@@ -26,6 +26,13 @@
 const volatile struct tse_config cfg = {};
 struct tse_counters counters = {};
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TSE_TCP_SKBS);
+	__type(key, struct tse_tcp_key);
+	__type(value, struct tse_tcp_runs);
+} tcp_skbs SEC(".maps");
+
 /* What a packet is to the counters. */
 enum tse_kind {
 	TSE_KIND_OTHER,		/* background: no packet of the test's */
@@ -156,13 +163,17 @@ static __always_inline enum tse_kind udp_kind(struct __sk_buff *skb, __u32 off,
 	return TSE_KIND_OTHER;
 }
 
-static __always_inline enum tse_kind tcp_kind(struct __sk_buff *skb, __u32 off)
+/* A segment of the stream: pkt->seq is its TCP sequence number. */
+static __always_inline enum tse_kind tcp_kind(struct __sk_buff *skb, __u32 off,
+					      struct tse_packet *pkt)
 {
 	struct tcphdr tcp;
 
-	if (!cfg.tcp_port || bpf_skb_load_bytes(skb, off, &tcp, sizeof(tcp)))
+	if (!cfg.tcp_port || bpf_skb_load_bytes(skb, off, &tcp, sizeof(tcp)) ||
+	    tcp.dest != bpf_htons(cfg.tcp_port))
 		return TSE_KIND_OTHER;
-	return tcp.dest == bpf_htons(cfg.tcp_port) ? TSE_KIND_TCP : TSE_KIND_OTHER;
+	pkt->seq = bpf_ntohl(tcp.seq);
+	return TSE_KIND_TCP;
 }
 
 /* Is this a test packet, and which one? */
@@ -180,13 +191,35 @@ static __always_inline enum tse_kind classify(struct __sk_buff *skb,
 	if (l4 == IPPROTO_UDP)
 		return udp_kind(skb, off, pkt);
 	if (l4 == IPPROTO_TCP)
-		return tcp_kind(skb, off);
+		return tcp_kind(skb, off, pkt);
 	return TSE_KIND_OTHER;
 }
 
 static __always_inline __u32 *seen(enum tse_hook hook, struct tse_packet *pkt)
 {
 	return &counters.seen[hook][pkt->flow & 1][pkt->seq & (TSE_MAX_PKTS - 1)];
+}
+
+/* Count a run of the hook under test, or of ifb's gate, for this TCP skb. */
+static __always_inline void count_tcp_skb(struct __sk_buff *skb,
+					  enum tse_hook hook, __u32 seq)
+{
+	struct tse_tcp_key key = { .seq = seq, .len = skb->len };
+	struct tse_tcp_runs zero = {}, *runs;
+
+	if (hook != TSE_HOOK_HEAD && hook != TSE_HOOK_IFB)
+		return;
+	runs = bpf_map_lookup_elem(&tcp_skbs, &key);
+	if (!runs) {
+		bpf_map_update_elem(&tcp_skbs, &key, &zero, BPF_NOEXIST);
+		runs = bpf_map_lookup_elem(&tcp_skbs, &key);
+	}
+	if (!runs)
+		__sync_fetch_and_add(&counters.tcp.untracked, 1);
+	else if (hook == TSE_HOOK_HEAD)
+		__sync_fetch_and_add(&runs->head, 1);
+	else
+		__sync_fetch_and_add(&runs->ifb, 1);
 }
 
 /*
@@ -205,6 +238,7 @@ static __always_inline enum tse_kind count(struct __sk_buff *skb,
 		__sync_fetch_and_add(&counters.tcp.skbs[hook], 1);
 		__sync_fetch_and_add(&counters.tcp.segs[hook],
 				     skb->gso_segs ? skb->gso_segs : 1);
+		count_tcp_skb(skb, hook, pkt->seq);
 	} else {
 		__sync_fetch_and_add(&counters.other[hook], 1);
 		if (kind == TSE_KIND_FENCE)

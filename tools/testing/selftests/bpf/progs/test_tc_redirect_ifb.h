@@ -60,7 +60,25 @@ struct tse_tcp_counters {
 	__u32 segs[TSE_HOOKS];
 	__u32 gso_skbs;		/* skbs with more than one segment, at the gate */
 	__u32 looped;
+	__u32 untracked;	/* skbs the map tcp_skbs had no room for */
 };
+
+/*
+ * One skb of the TCP stream, in the map tcp_skbs: its sequence number and
+ * length (the handshake's last ACK has the first data skb's sequence).
+ */
+struct tse_tcp_key {
+	__u32 seq;
+	__u32 len;
+};
+
+/* How often the hook under test, and ifb's gate, saw that skb. */
+struct tse_tcp_runs {
+	__u32 head;
+	__u32 ifb;
+};
+
+#define TSE_TCP_SKBS	8192	/* 1 MiB is at most 725 full-sized segments */
 
 /*
  * What the receiver's ingress hook read of each redirected test packet:
