@@ -34,6 +34,9 @@
 
 set -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# In the VM too: the project is at the same path there (the host's / is
+# the guest's 9p root), as the tools below are.
+. "$ROOT/scripts/lib.sh"
 RR=$ROOT/build/bench/rr
 RUNCNT=$ROOT/build/bench/runcnt
 OBJ=$ROOT/build/bench/count.bpf.o
@@ -50,12 +53,6 @@ COUNT_STREAM=65536
 COUNT_IPERF=1M
 seconds=10
 workloads=()
-
-die()
-{
-	echo "bench: $*" >&2
-	exit 1
-}
 
 cleanup()
 {

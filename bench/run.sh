@@ -46,12 +46,6 @@ clock=${BENCH_CLOCK:-}
 alternatives=${BENCH_ALTERNATIVES-fix-keep-mark fix-mirred-only}
 kernels=()
 
-die()
-{
-	echo "bench: $*" >&2
-	exit 1
-}
-
 usage()
 {
 	sed -n '/^#   bench/,/^# BENCH_SHAPES/p' "$0" |

@@ -27,12 +27,7 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 dir=${1:?usage: $0 DIR}
 raw=$dir/raw.csv
 HEADER=round,kernel,shape,workload,metric,value
-
-die()
-{
-	echo "bench: $*" >&2
-	exit 1
-}
+. "$BENCH_DIR/../scripts/lib.sh"
 
 info()
 {
