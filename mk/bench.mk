@@ -3,9 +3,9 @@
 # The seed's benchmark, reproduced side by side in VMs (bench/;
 # docs/benchmark.md is its manual).
 #
-#   make bench             stock, seed, fix and the fix's earlier design
-#                          (fix+fix-keep-mark, once vm/mutants/ has it) in
-#                          qemu: rr and stream (32-byte messages and sends)
+#   make bench             stock, seed, fix and the two other designs
+#                          (fix+fix-keep-mark, fix+fix-mirred-only) in
+#                          qemu: rr, stream and nodelay (32-byte messages, sends)
 #                          on the fast path, with an egress hook elsewhere,
 #                          with 5 and with 100 egress filters; under icount
 #                          (the default without KVM) 3 rounds of 2 s of
