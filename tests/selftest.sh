@@ -199,6 +199,62 @@ st_compare()
 	expect pass "compare.awk, the expected stock column" awk -f "$cmp" "$exp" "$ST/stock"
 }
 
+# The judge with -t ROW for each ROW of $1 (a list): the suite was asked
+# for those rows only.
+with_rows()
+{
+	local r
+
+	suite_args=()
+	for r in $1; do
+		suite_args+=(-t "$r")
+	done
+	shift
+	"$@"
+}
+
+# run_column on a stand-in run (the TAP in FAKE_TAP, exit code FAKE_RC),
+# then the verdict on the column NAME ($1).
+ran_and_judged()
+{
+	run_suite() { cat "$FAKE_TAP"; return "$FAKE_RC"; }
+	run_column "$1" image 0 && judge_columns "$1"
+}
+
+# The same in vmtest-distro.sh: one front end, kselftest, on FAKE_TAP and
+# FAKE_RC, judged against the stock column of $ST/vm/expected; -t for
+# each row of ROWS.
+in_distro()
+{
+	(
+		. "$TOP/vm/vmtest-distro.sh"
+		RESULTS=$ST/vd
+		EXPECTED=$ST/vm/expected
+		DISTRO_LINE=6.12
+		ARG_FRONTS=(kselftest)
+		ARG_TESTS=()
+		for r in ${ROWS:-}; do
+			ARG_TESTS+=(-t "$r")
+		done
+		run_vm() { cat "$FAKE_TAP"; return "$FAKE_RC"; }
+		rm -rf "$RESULTS"
+		mkdir -p "$RESULTS"
+		run_front kselftest image initrd && judge_line
+	)
+}
+
+# vmtest.sh's and vmtest-distro.sh's verdict on a run whose TAP is TAP
+# ($2: a file under $ST/vm) and exit code RC ($3), WANT ($1) pass or fail.
+run_judged()
+{
+	local want=$1 tap=$2 rc=$3 what=$4
+
+	export FAKE_TAP=$ST/vm/$tap FAKE_RC=$rc
+	expect "$want" "vmtest, $what" in_vmtest ran_and_judged stock
+	expect "$want" "vmtest-distro, $what" in_distro
+	export -n FAKE_TAP FAKE_RC
+}
+
 st_vmtest_judge()
 {
 	rm -rf "$ST/vm"
@@ -231,6 +287,42 @@ st_vmtest_judge()
 	expect fail "vmtest, a mutant with a row missing" in_vmtest judge_columns stock ingress-noskip
 	: | fake_column ingress-noskip fail:build
 	expect fail "vmtest, a mutant that did not build" in_vmtest judge_columns stock ingress-noskip
+	# -t: every row asked for must be reported (the auditor's case: two
+	# rows asked for, one reported, judged a pass).
+	echo 'egress_mirred.ipv4 fail:reclassified' | fake_column stock missing
+	expect fail "vmtest -t, two rows asked for and one reported" \
+		in_vmtest with_rows "egress_mirred.ipv4 ingress_mirred.ipv4" judge_columns stock
+	grep -q 'ingress_mirred.ipv4 / stock' "$ST/out" ||
+		fail "self-test: vmtest -t does not name the row not reported: $(cat "$ST/out")"
+	expect pass "vmtest -t, one row asked for and reported" \
+		in_vmtest with_rows egress_mirred.ipv4 judge_columns stock
+	expect fail "vmtest -t, a row asked for that the expected matrix has not" \
+		in_vmtest with_rows "egress_mirred.ipv4 egress_nosuch.ipv4" judge_columns stock
+	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
+		fake_column stock missing
+	expect fail "vmtest -t, a row reported that was not asked for" \
+		in_vmtest with_rows egress_mirred.ipv4 judge_columns stock
+	# Each column's TAP must be whole and its exit code say what it says.
+	printf '%s\n' 1..2 '# diagnosis: reclassified' 'not ok 1 tc_skip_egress.ipv4.egress_mirred' \
+		'ok 2 tc_skip_egress.ipv4.ingress_mirred' >"$ST/vm/whole.tap"
+	sed '1s/.*/1..3/' "$ST/vm/whole.tap" >"$ST/vm/cut.tap"
+	{ cat "$ST/vm/whole.tap"; echo 'Bail out! cannot make a namespace'; } >"$ST/vm/bail.tap"
+	run_judged pass whole.tap 1 "a whole TAP with a failure, exit 1"
+	run_judged fail whole.tap 0 "a whole TAP with a failure, exit 0"
+	run_judged fail whole.tap 139 "a whole TAP, then the runner crashed (139)"
+	run_judged fail cut.tap 1 "a TAP cut off after test 2 of 3, its verdicts as expected"
+	run_judged fail bail.tap 1 "a TAP that bailed out after its verdicts"
+	export FAKE_TAP=$ST/vm/whole.tap FAKE_RC=1
+	ROWS="egress_mirred.ipv4 ingress_mirred.ipv4" expect pass \
+		"vmtest-distro -t, two rows asked for and reported" in_distro
+	export FAKE_TAP=$ST/vm/one.tap
+	printf '%s\n' 1..1 '# diagnosis: reclassified' 'not ok 1 tc_skip_egress.ipv4.egress_mirred' \
+		>"$FAKE_TAP"
+	ROWS="egress_mirred.ipv4 ingress_mirred.ipv4" expect fail \
+		"vmtest-distro -t, two rows asked for and one reported" in_distro
+	grep -q 'ingress_mirred.ipv4 / kselftest' "$ST/out" ||
+		fail "self-test: vmtest-distro -t does not name the row not reported: $(cat "$ST/out")"
+	export -n FAKE_TAP FAKE_RC
 }
 
 # A stand-in for test_progs in a scratch BUILD: writes $ST/tp/NAME.json as

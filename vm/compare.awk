@@ -13,7 +13,10 @@
 # not match the header, and a row or kernel given twice (which of the two
 # would count is anybody's guess). Exits 1 on any difference (2 when a
 # file cannot be read).
-# With -v some=1 (only some tests were run) missing rows are no difference.
+# With -v rows="r1 r2 ..." (vmtest.sh -t: only those tests were run) only
+# those rows are compared, and each of them: a row asked for that a kernel
+# did not report is a difference, named, and so is a row asked for that
+# the expected matrix has not, or a row reported that was not asked for.
 
 /^[ \t]*(#|$)/ { next }
 
@@ -70,7 +73,7 @@ FILENAME == ARGV[1] {
 function check(k,	r, g)
 {
 	for (r in erow) {
-		if (some && !(r in grow))
+		if (nreq && !(r in req))
 			continue
 		g = ((r, k) in got) ? got[r, k] : "no such row"
 		if (want[r, k] != "*" && want[r, k] != g)
@@ -79,6 +82,8 @@ function check(k,	r, g)
 	for (r in grow)
 		if (!(r in erow))
 			diff(r " / " k ": not expected, got " got[r, k])
+		else if (nreq && !(r in req))
+			diff(r " / " k ": not asked for (-t), got " got[r, k])
 }
 
 function diff(what)
@@ -107,6 +112,12 @@ END {
 	}
 	if (empty(ARGV[1], erows) + empty(ARGV[2], grows))
 		exit 1
+	nreq = split(rows, r, " ")
+	for (i = 1; i <= nreq; i++) {
+		req[r[i]] = 1
+		if (!(r[i] in erow))
+			diff(r[i] ": asked for (-t), but the expected matrix has no such row")
+	}
 	for (i = 2; i <= head[ARGV[1]]; i++)
 		ecol[col[ARGV[1], i]] = 1
 	split(mutants, m, " ")

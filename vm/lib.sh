@@ -258,6 +258,39 @@ vm_make_error()
 	echo "${err:-see the log}; log: $1"
 }
 
+# Is a column's run all it had to say? Its TAP ($1), run-vm.sh's exit code
+# ($2) and the column's cells ($3, from the TAP): nothing when the TAP is
+# whole (vm/tap-plan.awk: its plan, every result, no "Bail out!") and the
+# exit code says what the TAP says (0: no failure in it, 1: a failure);
+# else one line saying what is wrong. Verdicts from a run cut off, or one
+# whose exit code the TAP does not explain, are not all of its verdicts.
+vm_run_not_whole()
+{
+	local tap=$1 rc=$2 cells=$3 why sig=
+
+	[ "$rc" -gt 128 ] 2>/dev/null && sig=$(kill -l $((rc - 128)) 2>/dev/null) &&
+		sig=" (killed by SIG$sig)"
+	if ! why=$(awk -f "$VM_DIR/tap-plan.awk" "$tap" 2>&1); then
+		echo "the TAP is not whole (exit $rc$sig): $why"
+		return
+	fi
+	case $rc in
+	0)	grep -q ' fail:' "$cells" && echo "exit 0, but its TAP has a failure" ;;
+	1)	grep -q ' fail:' "$cells" || echo "exit 1 (a failure), but its TAP shows none" ;;
+	*)	echo "exit $rc$sig, not 0 or 1: its TAP is not all it had to say" ;;
+	esac
+	return 0
+}
+
+# The requested rows of -t options "$@" (-t ROW -t ROW ...), one a line.
+vm_requested_rows()
+{
+	while [ $# -ge 2 ]; do
+		[ "$1" = -t ] && echo "$2"
+		shift 2
+	done
+}
+
 # The calling script's usage, on stderr, and exit 2: its synopsis (the
 # comment lines from "#   vm/NAME") and the paragraph after it, which
 # says what the options do.

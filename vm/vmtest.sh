@@ -27,8 +27,10 @@
 # (WORD from the test's "# diagnosis:" line; build, boot, crash or timeout
 # when the kernel never got to report). Cells are compared with
 # vm/expected-matrix.txt ("*" there matches anything; vm/expected-matrix-6.1.txt
-# when KDIR is a 6.1 tree, whose variants are stock and fix); any difference, or a
-# surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/
+# when KDIR is a 6.1 tree, whose variants are stock and fix); any difference, a
+# column whose TAP is not whole (vm/tap-plan.awk) or whose exit code says
+# other than its TAP, a row asked for with -t that a kernel did not report,
+# or a surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/
 # (VM_RESULTS: another folder, for runs side by side).
 
 # No -e: the runs' statuses are taken and judged (rc=$? below).
@@ -163,7 +165,8 @@ build_column()
 	return 1
 }
 
-# Boot and run one column; leaves NAME.tap, NAME.cells and NAME.fill.
+# Boot and run one column; leaves NAME.tap, NAME.cells, NAME.fill and
+# NAME.whole (empty, or why the run is not all it had to say: judge).
 run_column()
 {
 	local name=$1 image=$2 build_s=$3 rc
@@ -174,6 +177,8 @@ run_column()
 	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$name.tap" \
 		> "$RESULTS/$name.cells"
 	fill_for $rc > "$RESULTS/$name.fill"
+	vm_run_not_whole "$RESULTS/$name.tap" $rc "$RESULTS/$name.cells" \
+		> "$RESULTS/$name.whole"
 	log "$name: build $build_s s;" \
 		"$(sed -n 's/^vm: //p' "$RESULTS/$name.err" | paste -sd ';')"
 }
@@ -207,24 +212,25 @@ matrix()
 		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk"
 }
 
-# Differences of matrix $1 from the expected matrix; with -t only the
-# rows that ran. The columns "$@" after it that are mutants need no
-# expected column (mutant_report judges them); any other must have one.
-# Fails on any difference, and when there is nothing to compare with.
+# Differences of matrix $1 from the expected matrix; with -t the rows
+# asked for, each of them (one a kernel did not report is a difference).
+# The columns "$@" after it that are mutants need no expected column
+# (mutant_report judges them); any other must have one. Fails on any
+# difference, and when there is nothing to compare with.
 compare()
 {
-	local matrix=$1 some=0 out rc name mutant_cols=
+	local matrix=$1 rows out rc name mutant_cols=
 
 	shift
 	for name in "$@"; do
 		is_mutant "$name" && mutant_cols+=" $name"
 	done
-	[ ${#suite_args[@]} -gt 0 ] && some=1
+	rows=$(vm_requested_rows "${suite_args[@]}" | paste -sd' ')
 	if [ ! -s "$EXPECTED" ]; then
 		echo "DIFF no expected matrix: $EXPECTED is missing or empty"
 		return 1
 	fi
-	out=$(awk -v some=$some -v mutants="$mutant_cols" -f "$VM_DIR/compare.awk" \
+	out=$(awk -v rows="$rows" -v mutants="$mutant_cols" -f "$VM_DIR/compare.awk" \
 		"$EXPECTED" "$matrix" 2>&1)
 	rc=$?
 	[ -n "$out" ] && sort <<< "$out"
@@ -291,15 +297,33 @@ mutant_report()
 	done
 }
 
-# The verdict on a run: the matrix ($1) against the expected one, and the
-# mutants among the columns ("$@" after it). Prints every difference;
-# fails on any, or when the comparison itself could not be made.
+# The columns of "$@" whose run was not whole (NAME.whole, run_column):
+# a difference for a kernel, a broken mutant for a mutant.
+cut_runs()
+{
+	local name why
+
+	for name in "$@"; do
+		why=$(cat "$RESULTS/$name.whole" 2>/dev/null)
+		[ -n "$why" ] || continue
+		if is_mutant "$name"; then
+			echo "BROKEN mutant $name: its run is not whole: $why"
+		else
+			echo "DIFF $name: its run is not whole: $why"
+		fi
+	done
+}
+
+# The verdict on a run: the matrix ($1) against the expected one, each
+# column's run whole, and the mutants among the columns ("$@" after it).
+# Prints every difference; fails on any, or when the comparison itself
+# could not be made.
 judge()
 {
 	local matrix=$1 diffs rc
 
 	shift
-	diffs=$(compare "$matrix" "$@"; echo "rc $?"; mutant_report "$@")
+	diffs=$(compare "$matrix" "$@"; echo "rc $?"; cut_runs "$@"; mutant_report "$@")
 	rc=$(sed -n 's/^rc //p' <<< "$diffs")
 	diffs=$(grep -v '^rc ' <<< "$diffs")
 	[ -n "$diffs" ] && echo "$diffs"
