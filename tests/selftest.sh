@@ -1131,6 +1131,42 @@ st_one_die()
 			[ $rc = 2 ] && [[ $out == "mainline-check.sh: usage: "* ]]' "$TOP/vm/mainline-check.sh"
 }
 
+# s_parallel or s_repeat ($1) of tests/stress.sh on a stand-in suite
+# ($ST/sp/suite), RUNS=2: passes when the check passed.
+stress_agrees()
+{
+	(
+		. "$TOP/tests/stress.sh"
+		export SUITE=$ST/sp/suite
+		RUNS=2
+		export LEFTOVER_WAIT=2
+		snapshot "$OUT/before" || exit 2
+		"$1"
+		[ "$FAILED" -eq 0 ]
+	)
+}
+
+# Two runs cut off at the same place agree on every verdict they gave:
+# the parallel and repeat checks must see that neither is whole.
+st_stress_cut_runs()
+{
+	local t
+
+	mkdir -p "$ST/sp"
+	printf '%s\n' '#!/bin/bash' 'echo 1..2' \
+		'echo "ok 1 tc_skip_egress.ipv4.egress_mirred # took 0.1 s"' \
+		'echo "ok 2 tc_skip_egress.ipv4.ingress_mirred # took 0.1 s"' >"$ST/sp/suite"
+	chmod +x "$ST/sp/suite"
+	for t in s_parallel s_repeat; do
+		expect pass "stress $t, two whole runs that agree" stress_agrees "$t"
+	done
+	sed -i 's/1\.\.2/1..3/' "$ST/sp/suite"
+	for t in s_parallel s_repeat; do
+		expect_check_fails "stress $t, two runs cut off the same way after test 2 of 3" \
+			stress_agrees "$t"
+	done
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup()
 {
@@ -1168,6 +1204,7 @@ selftests()
 	st_kmsg_writer
 	st_leftovers_foreign
 	st_stress_kills
+	st_stress_cut_runs
 	st_one_die
 	selftests_cleanup
 }
