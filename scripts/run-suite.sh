@@ -3,7 +3,8 @@
 # Run the kselftest front end against the running kernel: every test, or
 # the ones named with -t (e.g. -t egress_mirred.ipv4). TAP on stdout,
 # kselftest exit codes (0 pass, 1 fail, 4 skip).
-set -u
+# No -e: die() names every error.
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 # 1 is a failed test; errors of this script's are 2, a missing root 4 (skip).
 # shellcheck disable=SC2034 # read by die (scripts/lib.sh)
@@ -17,15 +18,18 @@ usage()
 }
 
 # Test names as scenario.family (egress_mirred.ipv4), from the harness's
-# own listing.
+# own listing. The harness's -l exits 4 (KSFT_SKIP) when it has listed.
 known_tests()
 {
-	"$SUITE" -l 2>&1 | awk -f "$VM/rows.awk" -f "$VM/list2rows.awk" | cut -d' ' -f1
+	{ "$SUITE" -l 2>&1 || [ $? = 4 ]; } |
+		awk -f "$VM/rows.awk" -f "$VM/list2rows.awk" | cut -d' ' -f1
 }
 
+# All of the list is read (no grep -q): with pipefail, a writer cut off
+# when grep stopped early would fail the pipeline.
 check_name()
 {
-	known_tests | grep -qxF -- "$1" ||
+	known_tests | grep -xF -- "$1" >/dev/null ||
 		die "no test named '$1' (names look like egress_mirred.ipv4; $0 -l lists them)"
 }
 

@@ -7,7 +7,8 @@
 # suite is not run: make check (tests/run.sh) calls selftests, and
 # "bash tests/selftest.sh" runs them alone (as root: the leftover checks
 # make a namespace and load a BPF program).
-set -u
+# No -e: each check's status is taken and judged (expect).
+set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # expect fail|pass WHAT CMD...: CMD, fed WHAT, must fail (or pass).
@@ -1218,6 +1219,35 @@ st_stress_cut_runs()
 	done
 }
 
+# Every script of tests/ vm/ scripts/ mk/ that runs on its own sets -u and
+# pipefail (set -uo pipefail, "No -e:" saying why not -e), but for those
+# named here: sourced ones (tests/lib.sh, tests/docs-check.sh), the
+# guest's init (vm/init.sh, PID 1: an unset variable there panics the
+# kernel), and the four that have pipefail only, not yet gone through
+# for -u (bisect-demo, build-kernel, distro, run-vm).
+SET_U_EXCEPT="tests/lib.sh tests/docs-check.sh vm/init.sh vm/bisect-demo.sh vm/build-kernel.sh vm/distro.sh vm/run-vm.sh"
+st_set_u()
+{
+	local f lacking=
+
+	for f in tests/*.sh vm/*.sh scripts/*.sh mk/*.sh; do
+		[[ " $SET_U_EXCEPT " == *" $f "* ]] && continue
+		head -1 "$TOP/$f" | grep -q '^#!' || continue
+		grep -qE '^set -e?uo pipefail$' "$TOP/$f" || lacking+=" $f"
+	done
+	expect pass "set -uo pipefail in every script that runs on its own (lacking:${lacking:- none})" \
+		test -z "$lacking"
+	# pipefail and the harness's -l, which exits 4 (KSFT_SKIP) once it
+	# has listed: run-suite.sh -t must still find the test.
+	harness_list tc_skip_egress ipv4 egress_mirred >"$ST/rs-list"
+	printf '#!/bin/bash\n[ "$1" = -l ] && cat "%s" >&2 && exit 4\necho "ran $*"\n' \
+		"$ST/rs-list" >"$ST/rs-suite"
+	chmod +x "$ST/rs-suite"
+	expect pass "run-suite.sh -t NAME under pipefail, a harness whose -l exits 4" \
+		bash -c 'SUITE=$1 "$2" -t egress_mirred.ipv4 | grep -qx "ran -r tc_skip_egress.ipv4.egress_mirred"' _ \
+		"$ST/rs-suite" "$TOP/scripts/run-suite.sh"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup()
 {
@@ -1258,6 +1288,7 @@ selftests()
 	st_stress_kills
 	st_stress_cut_runs
 	st_one_die
+	st_set_u
 	selftests_cleanup
 }
 

@@ -17,7 +17,8 @@
 # host: CHECK_RUN_LIMIT (default here 900 s) replaces the host's 60 s
 # bound on its run. Exit: run.sh's, or run-vm.sh's boot/crash/timeout code.
 
-set -o pipefail
+# No -e: the run's status is the script's, passed on as it is.
+set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 initrd=

@@ -30,7 +30,9 @@
 # Logs: build/peers/KERNEL.log. The guest copies the tests to /tmp (the
 # host's / is read-only there) and runs them as the tree's README says.
 
-set -o pipefail
+# No -e: each peer test's status is taken and made a cell (guest side),
+# and each kernel's run judged (host side).
+set -uo pipefail
 VM_EXTRA_CONFIG=${VM_EXTRA_CONFIG:-$(cd "$(dirname "$0")" && pwd)/peers.config}
 export VM_EXTRA_CONFIG
 . "$(dirname "$0")/lib.sh"

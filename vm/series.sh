@@ -23,7 +23,8 @@
 # Commits are made in a scratch clone (OUT.work) with a sparse checkout, so
 # build/vm/src is never touched; its objects are shared.
 
-set -o pipefail
+# No -e: every step that can fail is followed by || die, naming it.
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}

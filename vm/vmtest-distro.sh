@@ -26,7 +26,8 @@
 # not report. TAP and logs: build/vm/results-distro/ (6.12),
 # build/vm/results-distro-6.1/.
 
-set -o pipefail
+# No -e: the runs' statuses are taken and judged (rc=$? below).
+set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 EXPECTED=

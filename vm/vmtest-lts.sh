@@ -23,7 +23,8 @@
 # Kernel builds hold the 6.12 line's lock ($VM_BUILD/src.lock, VM_LOCK):
 # one kernel build at a time, whichever line it is for.
 
-set -o pipefail
+# No -e: each front end's vmtest.sh status is taken (rc=1 below).
+set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 readonly PKG=linux-source-6.1
