@@ -492,9 +492,13 @@ void tse_kernel_log_check(struct tse_test *t)
 
 	if (t->kmsg < 0)
 		return;
-	while ((n = read(t->kmsg, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE) {
+	for (;;) {
+		n = read(t->kmsg, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten: go on */
+		/* EAGAIN: no more records; 0: the end of a file bound over it */
 		if (n <= 0)
-			continue;	/* EPIPE: records overwritten, go on */
+			break;
 		rec[n] = '\0';
 		tse_chomp(rec);
 		if (!is_warning(rec))
