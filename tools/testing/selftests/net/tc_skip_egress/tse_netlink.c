@@ -210,8 +210,9 @@ int tse_action_pkts(int fd, const char *kind, __u32 index, __u64 *pkts)
 	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
 		return -1;
 	len = recv(fd, buf, sizeof(buf), 0);
+	/* The reply to a get carries the request's type (tca_get_fill()). */
 	if (len <= 0 || !NLMSG_OK((struct nlmsghdr *)buf, len) ||
-	    ((struct nlmsghdr *)buf)->nlmsg_type != RTM_NEWACTION)
+	    ((struct nlmsghdr *)buf)->nlmsg_type != RTM_GETACTION)
 		return -1;
 	return parse_action((struct nlmsghdr *)buf, pkts);
 }
