@@ -37,7 +37,7 @@ install_tools()
 	for t in "${LLVM_TOOLS[@]}"; do
 		command -v "$t" >/dev/null && continue
 		log "installing clang-19 llvm-19 lld-19 pahole"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends \
 			-o DPkg::Lock::Timeout=600 clang-19 llvm-19 lld-19 pahole >/dev/null ||
 			die "apt-get install clang-19 llvm-19 lld-19 pahole failed"
 		return

@@ -112,7 +112,7 @@ need_kmod()
 {
 	[ -x /sbin/depmod ] && [ -x /sbin/modprobe ] && return 0
 	log "installing kmod"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends \
 		kmod >/dev/null || die "apt-get install kmod failed"
 }
 

@@ -40,10 +40,10 @@ install_source()
 	[ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null ||
 		die "no $TARBALL, and $PKG cannot be installed here (needs root and apt-get)"
 	log "installing $PKG"
-	err=$( { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	err=$( { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
 			--no-install-recommends "$PKG" ||
 		 { apt-get update -qq &&
-		   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
 			--no-install-recommends "$PKG"; }; } 2>&1 >/dev/null) ||
 		die "apt-get install $PKG failed: $(grep -m1 '^E:' <<< "$err")"
 	[ -f "$TARBALL" ] || die "$PKG is installed but $TARBALL is not there"
