@@ -13,7 +13,7 @@ PKGS=(make gcc clang llvm libelf-dev zlib1g-dev iproute2 xz-utils rsync
       qemu-system-x86 flex bison bc git libssl-dev iperf3 gnuplot-nox jq)
 # make peers (vm/peers.sh): what the tree's own tc selftests run in the VMs.
 if [ "${1:-}" = --peers ]; then
-	PKGS+=(netsniff-ng ncat jq psmisc kmod python3-pyroute2)
+	PKGS+=(netsniff-ng ncat jq psmisc kmod python3-pyroute2 iputils-ping)
 fi
 
 missing=()
