@@ -146,7 +146,8 @@ guest_chaining()
 	esac
 }
 
-# test_progs prints "#N/M tc_redirect/NAME:OK|SKIP|FAIL".
+# test_progs prints "#N/M tc_redirect/NAME:OK|SKIP|FAIL". Two names run
+# twice (veth and netkit): each row carries its subtest number M.
 guest_tc_redirect()
 {
 	local out
@@ -160,7 +161,7 @@ guest_tc_redirect()
 	out=$(cd "${PEERS_TEST_PROGS%/*}" && timeout -k 5 900 ./test_progs -a tc_redirect 2>&1)
 	printf '%s\n' "$out" | sed 's/^/tc_redirect: /'
 	grep -E '^#[0-9]+/[0-9]+ +tc_redirect/' <<< "$out" |
-	sed -E 's/^#[0-9/]+ +//' |
+	sed -E 's|^#[0-9]+/([0-9]+) +([^:]*):(.*)$|\2 (subtest \1):\3|' |
 	while IFS= read -r line; do
 		case ${line##*:} in
 		OK)	cell "${line%:*}" pass ;;
