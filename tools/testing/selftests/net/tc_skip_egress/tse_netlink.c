@@ -3,8 +3,8 @@
  * Kernel counters over rtnetlink, for every device of the scenario: the
  * link's rx/tx/dropped counters, the packets its clsact qdisc counted, its
  * root qdisc's overlimits and the packets each class of the root qdisc
- * sent, and the packets an action counted. The links are kept silent (tse_topology.c), so
- * these move only with the test's packets.
+ * sent, and the packets an action counted. The links are kept silent
+ * (tse_topology.c), so these move only with the test's packets.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
