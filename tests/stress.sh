@@ -47,12 +47,12 @@ RUN_SID=
 RUN_RC=
 kill_at_random()
 {
-	local sig=$1 pid delay
+	local sig=$1 max=$2 pid delay
 
 	setsid env --default-signal=INT "$SUITE" >/dev/null 2>&1 &
 	pid=$!
 	RUN_SID=$pid
-	delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", r % 200 / 100 }')
+	delay=$(awk -v r="$RANDOM" -v max="$max" 'BEGIN { printf "%.2f", r % 1000 / 1000 * max }')
 	sleep "$delay"
 	case $sig in
 	INT|KILL) kill -s "$sig" -- "-$pid" 2>/dev/null ;;
@@ -63,17 +63,31 @@ kill_at_random()
 	echo "$sig after ${delay}s"
 }
 
+# The kill points fall in the first 60 % of a whole run, timed first. A
+# fixed bound (2 s) passed the end of a fast run: 46 tests take under
+# 2 s on an idle host, and such a run ended by itself, testing nothing.
+kill_span()
+{
+	local t0 t1
+
+	t0=$(date +%s.%N)
+	"$SUITE" >/dev/null 2>&1
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) * 0.6 }'
+}
+
 # A run that the signal did not kill tested no cleanup: it counts as a
 # failure of the check, not as a run that left nothing. What counts as
 # left behind is the leftover check's (wait_no_leftovers): ours, the
 # killed run's session included, and there at every look.
 s_kills()
 {
-	local i sig left bad=0 missed=0 want
+	local i sig left bad=0 missed=0 want span
 
+	span=$(kill_span)
 	for i in $(seq 1 "$KILLS"); do
 		sig=$(echo INT TERM KILL | cut -d' ' -f$((i % 3 + 1)))
-		kill_at_random "$sig" >>"$OUT/kills"
+		kill_at_random "$sig" "$span" >>"$OUT/kills"
 		want=$((128 + $(kill -l "$sig")))
 		if [ "$RUN_RC" != "$want" ]; then
 			missed=$((missed + 1))
