@@ -431,12 +431,18 @@ fails_naming_jq()
 	[ "$rc" != 0 ] && grep -q 'no jq on PATH' "$ST/nojq.out"
 }
 
+# A stand-in bpftool that lists nothing, $ST/bpftool-empty.
+empty_bpftool()
+{
+	printf '#!/bin/sh\necho "[]"\n' >"$ST/bpftool-empty"
+	chmod +x "$ST/bpftool-empty"
+}
+
 # The leftover check's state (tests/lib.sh's system_state), with a bpftool
 # that lists nothing.
 state_with_fake_bpftool()
 {
-	printf '#!/bin/sh\necho "[]"\n' >"$ST/bpftool-empty"
-	chmod +x "$ST/bpftool-empty"
+	empty_bpftool
 	BPFTOOL=$ST/bpftool-empty system_state >/dev/null
 }
 
@@ -1142,6 +1148,59 @@ st_leftovers_foreign()
 	end_leak
 }
 
+# The leftover check (snapshot, wait_no_leftovers: ARG...) with ip a
+# function printing $ST/links as its device listing, as run_suite is one
+# in ran_and_judged: the kernel's own listing would need the tunnel
+# modules loaded, and they would put their devices in every namespace on
+# the host, others' runs included. bpftool lists nothing: others' BPF
+# objects come and go on a shared host, the devices are the one input.
+with_links()
+{
+	(
+		ip() { cat "$ST/links"; }
+		empty_bpftool
+		BPFTOOL=$ST/bpftool-empty
+		LEFTOVER_WAIT=1
+		"$@"
+	)
+}
+
+# "ip -o link show" lines: INDEX NAME[@LINK] FLAGS LINK-TYPE.
+link_lines()
+{
+	while [ $# -gt 0 ]; do
+		printf '%s: %s: %s mtu 1500 qdisc noop state DOWN mode DEFAULT group default qlen 1000\\    link/%s\n' \
+			"$1" "$2" "$3" "$4"
+		shift 4
+	done
+}
+
+# A tunnel module (ipip, ip6_tunnel) loaded while the suite ran makes its
+# fallback device in every namespace, the root one included: not the
+# suite's leftover (make check-lts failed on tunl0 and ip6tnl0). A device
+# the suite made (ifb_tse) next to them still is, and is the one named:
+# the filter must leave out those names and no more.
+st_leftovers_tunnels()
+{
+	local base=(1 lo '<LOOPBACK,UP,LOWER_UP>' 'loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00'
+		    2 eth0 '<BROADCAST,MULTICAST,UP,LOWER_UP>' 'ether 02:00:00:00:00:01 brd ff:ff:ff:ff:ff:ff')
+	local tunnels=(9 tunl0@NONE '<NOARP>' 'ipip 0.0.0.0 brd 0.0.0.0'
+		       10 ip6tnl0@NONE '<NOARP>' 'tunnel6 :: brd ::')
+
+	link_lines "${base[@]}" >"$ST/links"
+	with_links snapshot "$ST/tun-before" ||
+		{ fail "self-test: cannot take a snapshot with a stand-in ip"; return; }
+	link_lines "${base[@]}" "${tunnels[@]}" >"$ST/links"
+	expect pass "leftover check, tunl0 and ip6tnl0 (tunnel modules' fallback devices) alone: no leftover" \
+		with_links wait_no_leftovers "$ST/tun-before"
+	link_lines "${base[@]}" "${tunnels[@]}" \
+		11 ifb_tse '<BROADCAST,NOARP>' 'ether 02:00:00:00:0e:07 brd ff:ff:ff:ff:ff:ff' >"$ST/links"
+	expect fail "leftover check, tunl0 and ip6tnl0 and an ifb_tse left behind" \
+		with_links wait_no_leftovers "$ST/tun-before"
+	grep -q '^dev 11 ifb_tse,' "$ST/out" && ! grep -qE 'tunl0|ip6tnl0' "$ST/out" ||
+		fail "self-test: the leftover check does not name ifb_tse alone: $(cat "$ST/out")"
+}
+
 # s_kills of tests/stress.sh on a stand-in suite ($ST/ks/suite), 3 kills:
 # TERM, KILL, INT.
 stress_kills()
@@ -1285,6 +1344,7 @@ selftests()
 	st_kmsg_writer
 	st_kmsg_private
 	st_leftovers_foreign
+	st_leftovers_tunnels
 	st_stress_kills
 	st_stress_cut_runs
 	st_one_die
