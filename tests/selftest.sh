@@ -1202,7 +1202,7 @@ st_leftovers_tunnels()
 }
 
 # s_kills of tests/stress.sh on a stand-in suite ($ST/ks/suite), 3 kills:
-# TERM, KILL, INT.
+# TERM, KILL, INT. Its kill points follow, "# kill point: SIG after Xs".
 stress_kills()
 {
 	(
@@ -1212,6 +1212,7 @@ stress_kills()
 		export LEFTOVER_WAIT=2
 		snapshot "$OUT/before" || exit 2
 		s_kills
+		sed 's/^/# kill point: /' "$OUT/kills"
 		[ "$FAILED" -eq 0 ]
 	)
 }
@@ -1224,6 +1225,61 @@ st_stress_kills()
 	expect pass "stress kill check, a run each signal kills" stress_kills
 	printf '#!/bin/bash\ntrap "" INT TERM\nsleep 4\necho 1..1\necho ok 1 x\n' >"$ST/ks/suite"
 	expect_check_fails "stress kill check, a run that INT and TERM do not kill" stress_kills
+}
+
+# The 3 kill points (stress_kills' KILLS) in its output FILE ($2) all lie
+# before END ($1, in s): within a stand-in run that takes END s. A run
+# that ended by itself before its kill tested no cleanup.
+kills_before()
+{
+	awk -v end="$1" -v n=3 '/^# kill point: / {
+			k++
+			t = $NF
+			sub(/s$/, "", t)
+			print
+			if (t + 0 >= end + 0)
+				late++
+		}
+		END { exit !(k == n && !late) }' "$2"
+}
+
+# The kill points fall within a run timed just before (kill_span): a
+# suite that ends well before the old fixed bound of 2 s is still killed
+# by each signal. A 1 s run, not shorter: with the build's load on both
+# cores, a timed 0.5 s run once took 0.87 s, and kill points past the
+# end of the next run would fail this for the load. A suite whose timed
+# run is long and whose killed runs end at once is killed by none: the
+# check must say so, not count runs that ended by themselves as cleaned
+# up.
+st_stress_kill_points()
+{
+	# The stand-ins make no BPF objects: the real bpftool's looks (half
+	# a second each, eight here) would only slow the check down.
+	local BPFTOOL=$ST/bpftool-empty
+
+	empty_bpftool
+	mkdir -p "$ST/ks"
+	printf '#!/bin/bash\nsleep 1\necho 1..1\necho ok 1 x\n' >"$ST/ks/suite"
+	chmod +x "$ST/ks/suite"
+	expect pass "stress kill check, a 1 s run: each kill point within it, each run killed by its signal" \
+		stress_kills
+	cp "$ST/out" "$ST/ks/fast.out"
+	expect pass "stress kill check, the kill points of the 1 s run all fall before 1 s" \
+		kills_before 1 "$ST/ks/fast.out"
+	# The timed run (kill_span's) takes 1 s, the runs it times for end
+	# at once: as a suite that ends early, or a host faster after the
+	# timing run.
+	rm -f "$ST/ks/timed"
+	cat >"$ST/ks/suite" <<-EOF
+	#!/bin/bash
+	[ -e "$ST/ks/timed" ] || { : >"$ST/ks/timed"; sleep 1; }
+	echo 1..1
+	echo ok 1 x
+	EOF
+	expect_check_fails "stress kill check, a run timed at 1 s, then runs that end before the kill" \
+		stress_kills
+	grep -q 'runs were not killed by their signal' "$ST/out" ||
+		fail "self-test: a run that ended before the kill is not reported as not killed: $(head -3 "$ST/out")"
 }
 
 # One die() for the project's scripts: scripts/lib.sh's (bench/ aside,
@@ -1346,6 +1402,7 @@ selftests()
 	st_leftovers_foreign
 	st_leftovers_tunnels
 	st_stress_kills
+	st_stress_kill_points
 	st_stress_cut_runs
 	st_one_die
 	st_set_u
