@@ -25,9 +25,13 @@
 # SECONDS    length of each timed run (default 10)
 #
 # Prints one line per measurement:
-#   result SHAPE WORKLOAD VALUE UNIT SECONDS OPS PACKETS
+#   result SHAPE WORKLOAD VALUE UNIT SECONDS OPS PACKETS OTHER VIRTIO SERIAL
 #          VALUE in tps or Mbit/s over SECONDS of the guest's clock; OPS the
-#          transactions or bytes, PACKETS the packets va sent in that time
+#          transactions or bytes, PACKETS the packets va sent in that time;
+#          OTHER the guest ns (instructions under icount) of the run that
+#          neither benchmark process spent: other tasks, and idle; VIRTIO
+#          and SERIAL the interrupts of the 9p root and of the serial
+#          ports while it ran ("-" for iperf3)
 #   count SHAPE WORKLOAD RUNS PACKETS       (classifier runs, packets va sent)
 #   info clocksource NAME
 # Everything lives in two namespaces of its own; they go when it ends.
@@ -43,6 +47,7 @@ OBJ=$ROOT/build/bench/count.bpf.o
 BPFTOOL=${BPFTOOL:-$ROOT/build/bpftool/bpftool}
 SND=bench_snd_$$
 RCV=bench_rcv_$$
+SERVER_OUT=/tmp/bench-server.$$
 ADDR_SND=198.51.100.1
 ADDR_RCV=198.51.100.2
 RR_PORT=5001
@@ -63,6 +68,7 @@ cleanup()
 	done
 	ip netns del "$SND" 2>/dev/null
 	ip netns del "$RCV" 2>/dev/null
+	rm -f "$SERVER_OUT"
 }
 
 in_snd()
@@ -185,7 +191,7 @@ served()
 	local mode=$1 port=$2 server out
 
 	shift 2
-	in_rcv "$RR" "$mode" "$port" >/dev/null &
+	in_rcv "$RR" "$mode" "$port" > "$SERVER_OUT" &
 	server=$!
 	wait_listen "$port"
 	out=$(in_snd "$RR" "$@")
@@ -193,7 +199,8 @@ served()
 
 	wait "$server"
 	[ $rc -eq 0 ] || die "rr client '$*' failed"
-	echo "$out"
+	# The server's CPU time, for the share of the run outside both.
+	echo "$out server_cpu_ns $(awk '$1 == "cpu_ns" { print $2 }' "$SERVER_OUT")"
 }
 
 # rr ARGS...: transactions against a fresh server.
@@ -236,8 +243,20 @@ count_says_why()
 	} 2>&1 | sed 's/^/bench: /' >&2
 }
 
+# A short run of WORKLOAD (2000 transactions, or 64 KiB of stream).
+short_run()
+{
+	case $1 in
+	rr)	rr_once -n $ADDR_RCV $RR_PORT $COUNT_RR >/dev/null ;;
+	stream)	stream_once -b $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
+	nodelay) stream_once -B $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
+	iperf3)	iperf_once -l 32 -n $COUNT_IPERF >/dev/null ;;
+	esac
+}
+
 # Classifier runs per packet va sent, over a short run with BPF run
 # statistics switched on (off again for the timed runs: the stats cost).
+# It also warms the timed run up, as warm_up does.
 count_runs()
 {
 	local shape=$1 workload=$2 runs0 tx0 runs
@@ -246,12 +265,7 @@ count_runs()
 	# run_cnt's die ends only its subshell: stop here too.
 	runs0=$(run_cnt) || exit 1
 	tx0=$(tx_packets)
-	case $workload in
-	rr)	rr_once -n $ADDR_RCV $RR_PORT $COUNT_RR >/dev/null ;;
-	stream)	stream_once -b $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
-	nodelay) stream_once -B $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
-	iperf3)	iperf_once -l 32 -n $COUNT_IPERF >/dev/null ;;
-	esac
+	short_run "$workload"
 	runs=$(run_cnt) || exit 1
 	runs=$((runs - runs0))
 	echo "count $shape $workload $runs $(($(tx_packets) - tx0))"
@@ -259,24 +273,46 @@ count_runs()
 	sysctl -qw kernel.bpf_stats_enabled=0
 }
 
-# One timed run: VALUE UNIT SECONDS OPS, then the packets va sent.
+# An untimed short run before a timed one: the pages of code it uses
+# (bench/rr.c's, libc's, the kernel's) are read from the 9p root now. The
+# first run of a workload in a boot took those faults inside its timed
+# run otherwise: requests to the host, 3 virtio interrupts, and idle
+# while it answered.
+warm_up()
+{
+	short_run "$1"
+}
+
+# bench/rr.c's client line (with the server's CPU time appended) as
+# VALUE UNIT SECONDS OPS OTHER VIRTIO SERIAL; OTHER is the run's guest ns
+# less both processes' CPU time.
+rr_fields()
+{
+	awk -v unit="$1" '{ printf "%s %s %s %s %.0f %s %s\n", $6, unit, $4, $2,
+		$4 * 1e9 - $8 - $14, $10, $12 }'
+}
+
+# One timed run: VALUE UNIT SECONDS OPS OTHER VIRTIO SERIAL, with the
+# packets va sent put before OTHER.
 measure()
 {
-	local shape=$1 workload=$2 line tx0
+	local shape=$1 workload=$2 line tx0 v u sec ops other virtio serial
 
 	tx0=$(tx_packets)
 	case $workload in
 	rr)	line=$(rr_once -c $ADDR_RCV $RR_PORT "$seconds" |
-			awk '{ print $6, "tps", $4, $2 }') || exit 1 ;;
+			rr_fields tps) || exit 1 ;;
 	stream)	line=$(stream_once -t $ADDR_RCV $STREAM_PORT "$seconds" |
-			awk '{ print $6, "Mbit/s", $4, $2 }') || exit 1 ;;
+			rr_fields Mbit/s) || exit 1 ;;
 	nodelay) line=$(stream_once -T $ADDR_RCV $STREAM_PORT "$seconds" |
-			awk '{ print $6, "Mbit/s", $4, $2 }') || exit 1 ;;
+			rr_fields Mbit/s) || exit 1 ;;
 	iperf3)	line=$(iperf_once -l 32 -t "$seconds") || exit 1
-		line="$line Mbit/s $seconds 0" ;;
+		line="$line Mbit/s $seconds 0 - - -" ;;
 	*)	die "unknown workload '$workload'" ;;
 	esac
-	echo "result $shape $workload $line $(($(tx_packets) - tx0))"
+	read -r v u sec ops other virtio serial <<< "$line"
+	echo "result $shape $workload $v $u $sec $ops $(($(tx_packets) - tx0))" \
+		"$other $virtio $serial"
 }
 
 run_shape()
@@ -296,7 +332,10 @@ run_shape()
 	*)	die "unknown shape '$shape'" ;;
 	esac
 	for w in "${workloads[@]}"; do
-		case $shape in filters*) count_runs "$shape" "$w" ;; esac
+		case $shape in
+		filters*) count_runs "$shape" "$w" ;;
+		*)	warm_up "$w" ;;
+		esac
 		measure "$shape" "$w"
 	done
 	cleanup

@@ -27,8 +27,18 @@
  * timers, no reports while the clock runs, so that under qemu's
  * instruction counting the figures are a function of the kernel's code.
  * IPv4 only: the benchmark's flows are IPv4.
+ *
+ * So that a run that took longer can say where the time went, each side
+ * also prints its own CPU time ("cpu_ns", CLOCK_PROCESS_CPUTIME_ID: the
+ * softirq work done in its context included): the client over its timed
+ * run, the server or sink over its connection, on a line of its own after
+ * it ends. The client also prints the device interrupts taken
+ * while its clock ran, from /proc/interrupts: "virtio" (the VM's 9p root
+ * file system: I/O whose completion the host times) and "serial" (the
+ * console and output ports, draining what was printed before the run).
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -55,6 +65,72 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CPU time of this process so far, in ns. */
+static long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * Interrupts taken so far by the devices whose /proc/interrupts lines name
+ * NAME (one CPU: the first count); -1 if the file cannot be read.
+ */
+static long long device_irqs(const char *name)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	long long total = 0, n;
+	char line[512], *p;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		for (p = line; *p == ' '; p++)
+			;
+		if (!isdigit((unsigned char)*p) || !strstr(line, name))
+			continue;
+		p = strchr(p, ':');
+		if (p && sscanf(p + 1, "%lld", &n) == 1)
+			total += n;
+	}
+	fclose(f);
+	return total;
+}
+
+/* Where the time of a timed run went besides this process. */
+struct run_cost {
+	long long cpu, virtio, serial;
+};
+
+static void cost_start(struct run_cost *c)
+{
+	c->virtio = device_irqs("virtio");
+	c->serial = device_irqs("ttyS");
+	c->cpu = cpu_ns();
+}
+
+static void cost_end(struct run_cost *c)
+{
+	c->cpu = cpu_ns() - c->cpu;
+	c->virtio = device_irqs("virtio") - c->virtio;
+	c->serial = device_irqs("ttyS") - c->serial;
+}
+
+static void print_cost(const struct run_cost *c)
+{
+	printf(" cpu_ns %lld virtio %lld serial %lld\n", c->cpu, c->virtio,
+	       c->serial);
+}
+
+/* The server's and the sink's last line: CPU time since START. */
+static void print_cpu(long long start)
+{
+	printf("cpu_ns %lld\n", cpu_ns() - start);
+	fflush(stdout);
 }
 
 /* Move exactly MSG_SIZE bytes; 0 on success, -1 when the peer is gone. */
@@ -112,26 +188,36 @@ static int accept_one(int port)
 static int serve(int port)
 {
 	char buf[MSG_SIZE];
+	long long cpu0;
 	int conn;
 
 	conn = accept_one(port);
+	cpu0 = cpu_ns();
 	set_nodelay(conn);
 	while (xfer(conn, buf, 0) == 0 && xfer(conn, buf, 1) == 0)
 		;
 	close(conn);
+	print_cpu(cpu0);
 	return 0;
 }
 
-/* Read until the sender shuts down, then tell it how much arrived. */
+/*
+ * Read until the sender shuts down, then tell it how much arrived. Exit
+ * only once the sender has closed too: the sender's clock stops when the
+ * count arrives, and nothing of this process's exit (on the VM's 9p root,
+ * requests to the host for its files) must fall before that.
+ */
 static int sink(int port)
 {
 	static char buf[SINK_BUF];
 	unsigned long long total = 0;
 	uint32_t word[2];
+	long long cpu0;
 	ssize_t n;
 	int conn;
 
 	conn = accept_one(port);
+	cpu0 = cpu_ns();
 	for (;;) {
 		n = read(conn, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
@@ -146,7 +232,11 @@ static int sink(int port)
 	word[1] = htonl(total & 0xffffffffu);
 	if (write(conn, word, sizeof(word)) != sizeof(word))
 		die("write of the byte count");
+	while ((n = read(conn, buf, sizeof(buf))) != 0)
+		if (n < 0 && errno != EINTR)
+			die("wait for the sender's close");
 	close(conn);
+	print_cpu(cpu0);
 	return 0;
 }
 
@@ -178,6 +268,7 @@ static int stream(const char *addr, int port, double seconds,
 {
 	char buf[MSG_SIZE] = "payload";
 	unsigned long long sent = 0, got;
+	struct run_cost cost;
 	uint32_t word[2];
 	double start, end;
 	size_t have = 0;
@@ -187,6 +278,7 @@ static int stream(const char *addr, int port, double seconds,
 	fd = connect_to(addr, port);
 	if (nodelay)
 		set_nodelay(fd);
+	cost_start(&cost);
 	start = now();
 	end = start + seconds;
 	/* Check the clock every 64 sends: a read costs a syscall. */
@@ -214,26 +306,30 @@ static int stream(const char *addr, int port, double seconds,
 		have += n;
 	}
 	end = now();
+	cost_end(&cost);
 	close(fd);
 	got = (unsigned long long)ntohl(word[0]) << 32 | ntohl(word[1]);
 	if (got != sent) {
 		fprintf(stderr, "rr: sent %llu bytes, the sink got %llu\n", sent, got);
 		return 1;
 	}
-	printf("bytes %llu seconds %.6f mbps %.2f\n", got, end - start,
+	printf("bytes %llu seconds %.6f mbps %.2f", got, end - start,
 	       got * 8 / (end - start) / 1e6);
+	print_cost(&cost);
 	return 0;
 }
 
 static int client(const char *addr, int port, double seconds, long count)
 {
 	char buf[MSG_SIZE] = "rr";
+	struct run_cost cost;
 	double start, end;
 	long n = 0;
 	int fd;
 
 	fd = connect_to(addr, port);
 	set_nodelay(fd);
+	cost_start(&cost);
 	start = now();
 	end = start + seconds;
 	/* Check the clock every 64 transactions: a read costs a syscall. */
@@ -245,9 +341,11 @@ static int client(const char *addr, int port, double seconds, long count)
 		n++;
 	}
 	end = now();
+	cost_end(&cost);
 	close(fd);
-	printf("transactions %ld seconds %.6f tps %.1f\n", n, end - start,
+	printf("transactions %ld seconds %.6f tps %.1f", n, end - start,
 	       n / (end - start));
+	print_cost(&cost);
 	return 0;
 }
 

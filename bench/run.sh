@@ -168,6 +168,13 @@ run_one()
 			row($2, $3, "ns_per_transaction", sprintf("%.1f", $6 * 1e9 / $7))
 		if ($8 > 0)
 			row($2, $3, "ns_per_packet", sprintf("%.1f", $6 * 1e9 / $8))
+		# Where a run went long: outside both processes, device interrupts.
+		if ($9 ~ /^-?[0-9]+$/)
+			row($2, $3, "ns_other", $9)
+		if ($10 ~ /^[0-9]+$/)
+			row($2, $3, "irqs_virtio", $10)
+		if ($11 ~ /^[0-9]+$/)
+			row($2, $3, "irqs_serial", $11)
 	}
 	$1 == "count" {
 		row($2, $3, "classifier_runs", $4)
