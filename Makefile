@@ -36,15 +36,17 @@ kdir: deps
 # net/Makefile (so TARGETS=net runs it) and adds the options the tests
 # need to bpf/config and net/config, once.
 overlay: kdir
-	@# -p keeps the checkout's times: an unchanged file must not look new
-	@# to the tree's make (every BPF object depends on progs/*.h). The
-	@# suite's folder is copied afresh: a file renamed or removed here
-	@# must not stay behind in the tree (the library is tse_*.c).
-	@rm -rf $(SELFTESTS)/$(TSE_TARGET)
-	@cp -p --parents $(SUITE_FILES) $(KDIR)/
-	@# An in-tree build leaves its skeleton beside the sources, where it
-	@# would shadow the one this build generates.
-	@rm -f $(SELFTESTS)/$(TSE_TARGET)/test_tc_redirect_ifb.*
+	@# rsync -a keeps the checkout's times: an unchanged file must not
+	@# look new to the tree's make (every BPF object depends on
+	@# progs/*.h). It writes nothing when nothing changed, so an
+	@# up-to-date tree on a read-only file system (the VMs' 9p root,
+	@# make check-lts) passes. --delete on the suite's folder: a file
+	@# renamed or removed here must not stay behind in the tree (the
+	@# library is tse_*.c), nor an in-tree build's skeleton, which would
+	@# shadow the one this build generates.
+	@mkdir -p $(SELFTESTS)/$(TSE_TARGET)
+	@rsync -a --delete tools/testing/selftests/$(TSE_TARGET)/ $(SELFTESTS)/$(TSE_TARGET)/
+	@rsync -a --relative $(SUITE_FILES) $(KDIR)/
 	@scripts/tree-edits.sh $(KDIR)
 
 suite: overlay
