@@ -85,6 +85,28 @@ function med(key,    a, n) {
 	n = load(key, a)
 	return n ? sprintf("%.1f", q(a, n, 0.5)) : "-"
 }
+# "min-max" of the payload bytes per packet va sent in a stream cell, over
+# the rounds ("-" for rr): Mbit/s times the work per packet.
+function bytes_per_packet(k, shape, w,    r, b, n, lo, hi) {
+	if (unit[w] != "Mbit/s")
+		return "-"
+	for (r = 1; r <= nrounds; r++) {
+		if (!((r, k, shape, w) in val) || !((r, k, shape, w) in perpkt))
+			continue
+		b = val[r, k, shape, w] * 1e6 / 8 * perpkt[r, k, shape, w] / 1e9
+		if (!n++ || b < lo) lo = b
+		if (n == 1 || b > hi) hi = b
+	}
+	return n ? sprintf("%.1f-%.1f", lo, hi) : "-"
+}
+# The spread of the work per packet in a cell, in per cent of its median.
+function perpkt_spread(key,    a, n, md) {
+	n = load(key, a)
+	if (!n)
+		return "-"
+	md = q(a, n, 0.5)
+	return md > 0 ? sprintf("%.3f", 100 * (a[n] - a[1]) / md) : "-"
+}
 function maxof(key,    a, n) {
 	n = load(key, a)
 	return n ? sprintf("%.0f", a[n]) : "-"
@@ -100,6 +122,8 @@ NR == 1 { next }
 		unit[w] = m
 		val[round, k, shape, w] = v
 	}
+	if (m == "ns_per_packet")
+		perpkt[round, k, shape, w] = v
 	if (round > nrounds) nrounds = round
 }
 END {
@@ -108,7 +132,7 @@ END {
 	dat = out "/plot.dat"; fdat = out "/plot-fast.dat"
 	print "kernel,shape,workload,unit,rounds,stock_median,kernel_median,ratio_median,ratio_min,ratio_q1,ratio_q3,ratio_max" > ratios
 	print "kernel,shape,workload,rounds,runs_per_packet_median,min,max" > runs
-	print "kernel,shape,workload,unit,rounds,median,min,max,spread_pct,per_transaction,per_packet,other_median,other_min,other_max,virtio_irqs_max,serial_irqs_max" > cellf
+	print "kernel,shape,workload,unit,rounds,median,min,max,spread_pct,per_transaction,per_packet,other_median,other_min,other_max,virtio_irqs_max,serial_irqs_max,per_packet_spread_pct,bytes_per_packet" > cellf
 	printf "# label" > dat
 	printf "# label" > fdat
 	for (j = 2; j <= nk; j++) {
@@ -126,12 +150,14 @@ END {
 			md = q(a, n, 0.5)
 			key = ks[j] SUBSEP shape SUBSEP w SUBSEP
 			no = load(key "ns_other", o)
-			printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.1f,%.3f,%s,%s,%s,%s,%s,%s,%s\n", ks[j], shape, w, m, n,
+			printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.1f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", ks[j], shape, w, m, n,
 				md, a[1], a[n], (md > 0 ? 100 * (a[n] - a[1]) / md : 0),
 				med(key "ns_per_transaction"), med(key "ns_per_packet"),
 				(no ? sprintf("%.0f", q(o, no, 0.5)) : "-"),
 				(no ? sprintf("%.0f", o[1]) : "-"), maxof(key "ns_other"),
-				maxof(key "irqs_virtio"), maxof(key "irqs_serial") > cellf
+				maxof(key "irqs_virtio"), maxof(key "irqs_serial"),
+				perpkt_spread(key "ns_per_packet"),
+				bytes_per_packet(ks[j], shape, w) > cellf
 		}
 	for (c = 1; c <= ncells; c++) {
 		split(cells[c], sw, SUBSEP); shape = sw[1]; w = sw[2]; m = unit[w]
@@ -277,13 +303,15 @@ claims()
 		echo "the host times) and of the serial ports taken while the client's"
 		echo "clock ran, the most in one run. A spread that \"other\" does not"
 		echo "account for is the benchmark processes' own work varying: for the"
-		echo "streams, where the packet boundaries fall."
+		echo "streams, where the packet boundaries fall, which the payload bytes"
+		echo "per packet va sent show (min-max over the rounds), beside the"
+		echo "spread of the $work per packet."
 		echo
-		echo "| kernel | shape | workload | spread | other: median | other: min-max | 9p interrupts (max) | serial interrupts (max) |"
-		echo "|---|---|---|---|---|---|---|---|"
+		echo "| kernel | shape | workload | spread | other: median | other: min-max | 9p interrupts (max) | serial interrupts (max) | $work per packet: spread | bytes per packet |"
+		echo "|---|---|---|---|---|---|---|---|---|---|"
 		awk -F, 'NR > 1 && $12 != "-" {
-			printf "| %s | %s | %s | %.3f %% | %s | %s-%s | %s | %s |\n",
-				$1, $2, $3, $9, $12, $13, $14, $15, $16 }' "$dir/cells.csv"
+			printf "| %s | %s | %s | %.3f %% | %s | %s-%s | %s | %s | %s %% | %s |\n",
+				$1, $2, $3, $9, $12, $13, $14, $15, $16, $17, $18 }' "$dir/cells.csv"
 	fi
 	echo
 	echo "Ratio = kernel / stock in the same round (above 1: faster than stock);"
