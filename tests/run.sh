@@ -10,7 +10,8 @@
 # CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots);
 # CHECK_STRESS=0 the light stress run (tests/stress.sh, see t_stress).
 # CHECK_BENCH=0 the fast-path gate (make bench-check, in the VM part);
-# CHECK_SERIES=0 make series-check (in the VM part).
+# CHECK_SERIES=0 make series-check (in the VM part);
+# CHECK_LTS=0 make vmtest-lts, the 6.1 line and its backport (in the VM part).
 # CHECK_RUN_LIMIT (default 60) is the bound on the suite's run, in seconds.
 # No -e: every check takes its commands' statuses and judges them.
 set -uo pipefail
@@ -186,6 +187,21 @@ t_bench_check()
 	grep '^bench-check: \(fast path\|FAIL\|.*missing\|.*expected\)' "$OUT/bench-check" | sed 's/^/# /'
 }
 
+# make vmtest-lts: stock 6.1 and the backport (vm/kernels/fix-6.1/), built
+# from linux-source-6.1, give vm/expected-matrix-6.1.txt in both front ends.
+# Two more kernel builds: about 7 minutes cold on a quiet 2-core machine.
+t_vm_lts()
+{
+	local s=$SECONDS
+
+	if make -s -C "$TOP" vmtest-lts >"$OUT/vmtest-lts" 2>&1; then
+		pass "vmtest-lts: stock 6.1 and the backport match vm/expected-matrix-6.1.txt, both front ends ($((SECONDS - s)) s)"
+	else
+		fail "vmtest-lts: the 6.1 line differs from vm/expected-matrix-6.1.txt or did not run ($((SECONDS - s)) s)"
+		sed 's/^/# /' "$OUT/vmtest-lts" | tail -25
+	fi
+}
+
 # make series-check: the series applies to a clean 6.12.117, checkpatch
 # --strict is clean on every patch, the kernel and both front ends build
 # from it, and every test passes in its VM. Run here so that a warning
@@ -251,6 +267,7 @@ main()
 		t_vm_test_progs_matrix
 		[ "${CHECK_BENCH:-1}" != 0 ] && t_bench_check
 		[ "${CHECK_SERIES:-1}" != 0 ] && t_series_check
+		[ "${CHECK_LTS:-1}" != 0 ] && t_vm_lts
 	fi
 	summary
 }
