@@ -172,34 +172,31 @@ t_vm_test_progs_matrix()
 	fi
 }
 
+# Runs make TARGET ($1) into $OUT/TARGET and passes with $2 or fails with
+# $3, each followed by the time it took; returns make's status.
+make_step()
+{
+	local target=$1 s=$SECONDS rc
+
+	make -s -C "$TOP" "$target" >"$OUT/$target" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		pass "$target: $2 ($((SECONDS - s)) s)"
+	else
+		fail "$target: $3 ($((SECONDS - s)) s)"
+	fi
+	return "$rc"
+}
+
 # The fast-path gate (make bench-check): one icount round of stock and fix,
 # instruction counts, not times. It reuses the two kernels built above and
 # adds about 3 minutes. Its verdict's own self-test runs first, in it.
 t_bench_check()
 {
-	local s=$SECONDS
-
-	if BENCH_OUT="$OUT/bench" make -s -C "$TOP" bench-check >"$OUT/bench-check" 2>&1; then
-		pass "bench-check: fix costs the fast path under 0.1 %, classifies once per packet ($((SECONDS - s)) s)"
-	else
-		fail "bench-check failed ($((SECONDS - s)) s)"
-	fi
+	BENCH_OUT="$OUT/bench" make_step bench-check \
+		"fix costs the fast path under 0.1 %, classifies once per packet" \
+		"failed"
 	grep '^bench-check: \(fast path\|FAIL\|.*missing\|.*expected\)' "$OUT/bench-check" | sed 's/^/# /'
-}
-
-# make vmtest-lts: stock 6.1 and the backport (vm/kernels/fix-6.1/), built
-# from linux-source-6.1, give vm/expected-matrix-6.1.txt in both front ends.
-# Two more kernel builds: about 7 minutes cold on a quiet 2-core machine.
-t_vm_lts()
-{
-	local s=$SECONDS
-
-	if make -s -C "$TOP" vmtest-lts >"$OUT/vmtest-lts" 2>&1; then
-		pass "vmtest-lts: stock 6.1 and the backport match vm/expected-matrix-6.1.txt, both front ends ($((SECONDS - s)) s)"
-	else
-		fail "vmtest-lts: the 6.1 line differs from vm/expected-matrix-6.1.txt or did not run ($((SECONDS - s)) s)"
-		sed 's/^/# /' "$OUT/vmtest-lts" | tail -25
-	fi
 }
 
 # make series-check: the series applies to a clean 6.12.117, checkpatch
@@ -208,14 +205,21 @@ t_vm_lts()
 # added to the suite turns main red at once, not at the next posting.
 t_series_check()
 {
-	local s=$SECONDS
-
-	if make -s -C "$TOP" series-check >"$OUT/series-check" 2>&1; then
-		pass "series-check: the series applies, is checkpatch --strict clean, builds and passes ($((SECONDS - s)) s)"
-	else
-		fail "series-check failed ($((SECONDS - s)) s)"
+	make_step series-check \
+		"the series applies, is checkpatch --strict clean, builds and passes" \
+		"failed" ||
 		grep -E 'FAIL|WARNING|ERROR|CHECK:' "$OUT/series-check" | head -n 20 | sed 's/^/# /'
-	fi
+}
+
+# make vmtest-lts: stock 6.1 and the backport (vm/kernels/fix-6.1/), built
+# from linux-source-6.1, give vm/expected-matrix-6.1.txt in both front ends.
+# Two more kernel builds: about 7 minutes cold on a quiet 2-core machine.
+t_vm_lts()
+{
+	make_step vmtest-lts \
+		"stock 6.1 and the backport match vm/expected-matrix-6.1.txt, both front ends" \
+		"the 6.1 line differs from vm/expected-matrix-6.1.txt or did not run" ||
+		sed 's/^/# /' "$OUT/vmtest-lts" | tail -25
 }
 
 # A light make stress (tests/stress.sh), so that it cannot rot unseen:
