@@ -979,6 +979,35 @@ st_host_checks()
 	export -n SUITE
 }
 
+# host_check under a stand-in make that prints a FAIL line and exits $1.
+with_fake_make()
+{
+	local rc=$1
+
+	shift
+	FAKE_MAKE_RC=$rc PATH="$ST/mk/bin:$PATH" host_check "$@"
+}
+
+# make check's steps that run a make target (bench-check, series-check,
+# vmtest-lts): the target failing fails the step, and names it; the
+# target passing passes it.
+st_make_steps()
+{
+	local step t target
+
+	mkdir -p "$ST/mk/bin" "$ST/mk/out"
+	printf '#!/bin/sh\necho "FAIL: stand-in make $*"\nexit "$FAKE_MAKE_RC"\n' >"$ST/mk/bin/make"
+	chmod +x "$ST/mk/bin/make"
+	for step in t_bench_check:bench-check t_series_check:series-check t_vm_lts:vmtest-lts; do
+		t=${step%%:*}
+		target=${step#*:}
+		expect_check_fails "make check step $t, make $target exits 2" with_fake_make 2 "$ST/mk/out" "$t"
+		grep -q "^not ok - $target: " "$ST/out" ||
+			fail "self-test: $t does not name make $target: $(head -3 "$ST/out")"
+		expect pass "make check step $t, make $target exits 0" with_fake_make 0 "$ST/mk/out" "$t"
+	done
+}
+
 # Ctrl-C during the kernel-warning check: its /dev/kmsg writer must stop.
 # Run in a mount namespace of its own where /dev/kmsg is a file, so that
 # nothing is written to the real kernel log; the suite is a stand-in that
@@ -1406,6 +1435,7 @@ selftests()
 	st_stress_cut_runs
 	st_one_die
 	st_set_u
+	st_make_steps
 	selftests_cleanup
 }
 
