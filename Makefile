@@ -22,12 +22,24 @@ SUITE_FILES := $(shell git ls-files --cached --others --exclude-standard tools 2
 
 export KDIR BUILD
 
-.PHONY: all deps kdir overlay suite run_tests check stress clean
+.PHONY: all deps deps-vm deps-bench deps-peers kdir overlay suite run_tests check stress clean
 
 all: suite
 
+# The Debian packages each target needs (scripts/deps.sh): deps is the
+# suite's alone (make run_tests installs nothing more); the VM, benchmark
+# and peers targets add their own group.
 deps:
 	@scripts/deps.sh
+
+deps-vm: deps
+	@scripts/deps.sh --vm
+
+deps-bench: deps-vm
+	@scripts/deps.sh --bench
+
+deps-peers: deps-vm
+	@scripts/deps.sh --peers
 
 kdir: deps
 	@scripts/kdir.sh "$(KDIR)"
@@ -58,7 +70,10 @@ suite: overlay
 run_tests: suite
 	@scripts/run-suite.sh $(foreach t,$(T),-t $(t))
 
-check: suite test_progs
+# The VM part (CHECK_VM=0 leaves it out) and its bench gate (CHECK_BENCH=0)
+# need their own packages.
+check: suite test_progs $(if $(filter 0,$(CHECK_VM)),,deps-vm \
+	$(if $(filter 0,$(CHECK_BENCH)),,deps-bench))
 	@tests/run.sh
 
 stress: suite

@@ -36,20 +36,20 @@ vm-kdir-line:
 	[ "$$line" = 6.12 ] || { echo "vmtest: KDIR=$(KDIR) is the $$line line: \
 make vmtest-lts KDIR_LTS=$(KDIR) runs it, with the suite built against 6.12" >&2; exit 2; }
 
-vmtest: $(if $(KERNEL),,vm-kdir-line) suite $(if $(filter test_progs,$(FRONT)),test_progs)
+vmtest: deps-vm $(if $(KERNEL),,vm-kdir-line) suite $(if $(filter test_progs,$(FRONT)),test_progs)
 	@KDIR="$(KDIR)" $(VM_MK_DIR)/vmtest.sh $(VM_TESTS) \
 		$(if $(FRONT),--front $(FRONT)) \
 		$(if $(KERNEL),--kernel "$(KERNEL)")
 
-vmtest-lts: suite test_progs
+vmtest-lts: deps-vm suite test_progs
 	@KDIR_LTS="$(KDIR_LTS)" VM_BUILD_LTS="$(VM_BUILD_LTS)" $(VM_MK_DIR)/vmtest-lts.sh \
 		$(VM_TESTS) $(if $(FRONT),--front $(FRONT))
 
-check-lts: suite test_progs
+check-lts: deps-vm suite test_progs
 	@$(VM_MK_DIR)/check-lts.sh $(if $(KERNEL),--kernel "$(KERNEL)")
 
-vmtest-mutants: vm-kdir-line suite
+vmtest-mutants: deps-vm vm-kdir-line suite
 	@KDIR="$(KDIR)" $(VM_MK_DIR)/vmtest.sh --mutants $(VM_TESTS)
 
-bisect-demo: suite
+bisect-demo: deps-vm suite
 	@KDIR="$(KDIR)" $(VM_MK_DIR)/bisect-demo.sh
