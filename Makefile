@@ -22,13 +22,13 @@ SUITE_FILES := $(shell git ls-files --cached --others --exclude-standard tools 2
 
 export KDIR BUILD
 
-.PHONY: all deps deps-vm deps-bench deps-peers kdir overlay suite run_tests check stress clean
+.PHONY: all deps deps-vm deps-bench deps-peers deps-series deps-full-build kdir overlay suite run_tests check stress clean
 
 all: suite
 
 # The Debian packages each target needs (scripts/deps.sh): deps is the
-# suite's alone (make run_tests installs nothing more); the VM, benchmark
-# and peers targets add their own group.
+# suite's alone (make run_tests installs nothing more); the VM, benchmark,
+# peers, series and full-build targets add their own group.
 deps:
 	@scripts/deps.sh
 
@@ -40,6 +40,12 @@ deps-bench: deps-vm
 
 deps-peers: deps-vm
 	@scripts/deps.sh --peers
+
+deps-series: deps
+	@scripts/deps.sh --series
+
+deps-full-build: deps
+	@scripts/deps.sh --full-build
 
 kdir: deps
 	@scripts/kdir.sh "$(KDIR)"
@@ -76,7 +82,8 @@ check: suite test_progs $(if $(filter 0,$(CHECK_VM)),,deps-vm \
 	$(if $(filter 0,$(CHECK_BENCH)),,deps-bench))
 	@tests/run.sh
 
-stress: suite
+# Its VM part (STRESS_VM=0 leaves it out) boots kernels.
+stress: suite $(if $(filter 0,$(STRESS_VM)),,deps-vm)
 	@tests/stress.sh
 
 clean:

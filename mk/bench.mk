@@ -47,16 +47,16 @@ $(BENCH_BUILD)/count.bpf.o: bench/count.bpf.c | kdir
 
 # The suite's cost is measured on the kernels the benchmark just built, so
 # that the VM matrix is warm.
-bench: bench-tools suite
+bench: deps-bench bench-tools suite
 	@bench/run.sh $(BENCH_KERNELS)
 	@bench/suite-cost.sh bench/results $(or $(BENCH_KERNELS),stock seed fix)
 
-bench-check: bench-tools
+bench-check: deps-bench bench-tools
 	@bench/check.sh
 
-bench-smoke: bench-tools
+bench-smoke: deps-bench bench-tools
 	@BENCH_ROUNDS=$(or $(BENCH_ROUNDS),1) BENCH_SECONDS=$(or $(BENCH_SECONDS),1) \
 		BENCH_OUT=$(BENCH_BUILD)/smoke bench/run.sh $(BENCH_KERNELS)
 
-bench-suite-cost: suite
+bench-suite-cost: deps-vm suite
 	@bench/suite-cost.sh bench/results

@@ -13,8 +13,8 @@
 
 .PHONY: full-build vmtest-distro
 
-full-build: deps
+full-build: deps-full-build
 	@mk/full-build.sh
 
-vmtest-distro: suite test_progs
+vmtest-distro: deps-vm suite test_progs
 	@vm/vmtest-distro.sh $(foreach t,$(T),-t $(t))

@@ -22,9 +22,8 @@ PEERS_TEST_PROGS ?= $(BUILD)/bpf-full/out/test_progs
 
 # The full build is long (12 to 26 min measured on 2 cores): only when
 # test_progs is missing, never to refresh it.
-$(BUILD)/bpf-full/out/test_progs: | deps
+$(BUILD)/bpf-full/out/test_progs: | deps-full-build
 	@mk/full-build.sh >/dev/null
 
-peers: kdir $(PEERS_TEST_PROGS)
-	@scripts/deps.sh --peers
+peers: deps-peers kdir $(PEERS_TEST_PROGS)
 	@KDIR="$(KDIR)" PEERS_TEST_PROGS="$(PEERS_TEST_PROGS)" vm/peers.sh $(PEERS_KERNELS)

@@ -14,8 +14,8 @@
 
 .PHONY: series series-check
 
-series: kdir
+series: deps-series kdir
 	@KDIR="$(KDIR)" vm/series.sh "$(BUILD)/series"
 
-series-check: series
+series-check: deps-vm series
 	@KDIR="$(KDIR)" vm/series-check.sh "$(BUILD)/series"

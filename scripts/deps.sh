@@ -1,31 +1,91 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the Debian packages the suite needs to build and run, if missing.
-set -euo pipefail
+#
+# Install the Debian packages a target needs, if missing.
+#
+#   scripts/deps.sh [--vm] [--bench] [--peers] [--series] [--full-build]
+#
+# Without a flag: the suite's own packages, all that make run_tests needs.
+# Each flag adds a group, for the targets that need more (the top-level
+# Makefile's deps-vm, deps-bench, deps-peers, deps-series and
+# deps-full-build):
+#   --vm          kernels built and booted in qemu: make vmtest,
+#                 vmtest-mutants, vmtest-lts, check-lts, vmtest-distro,
+#                 bisect-demo, series-check, bench*, peers, and the VM
+#                 parts of make check and make stress
+#   --bench       make bench*, and make check's bench gate
+#   --peers       make peers: what the tree's own tc selftests run in VMs
+#   --series      make series: git format-patch
+#   --full-build  make full-build, and make peers' test_progs
+# DEPS_DRY_RUN=1 prints the groups' packages and the missing ones, and
+# installs nothing.
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# Suite and test_progs: compilers, libbpf's needs, iproute2, the 6.12 tree.
-# VM runner (make check's VM part, vmtest, bisect): kernel build and qemu.
-# make bench: iperf3 (the stream workload), gnuplot-nox (the plot).
-# jq: test_progs' JSON summary (mk/test_progs-tap.sh), bpftool -j (tests/).
-PKGS=(make gcc clang llvm libelf-dev zlib1g-dev iproute2 xz-utils rsync
-      linux-source-6.12 libcap-dev pkg-config util-linux procps
-      qemu-system-x86 flex bison bc git libssl-dev iperf3 gnuplot-nox jq)
-# make peers (vm/peers.sh): what the tree's own tc selftests run in the VMs.
-if [ "${1:-}" = --peers ]; then
-	PKGS+=(netsniff-ng ncat jq psmisc kmod python3-pyroute2 iputils-ping)
-fi
+# The suite and its test_progs front end: compilers, libbpf's and bpftool's
+# build needs, iproute2, the 6.12 tree (scripts/kdir.sh extracts it with
+# tar and xz), rsync (make overlay), util-linux (unshare, nsenter) and
+# procps; jq reads test_progs' JSON summary (mk/test_progs-tap.sh).
+SUITE=(make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcap-dev
+       iproute2 util-linux procps xz-utils rsync linux-source-6.12 jq)
+# Kernel builds (vm/build-kernel.sh: a git working copy of the tree; flex,
+# bison, bc, perl and libssl-dev for the kernel's own build) and qemu. The
+# initramfs of make vmtest-distro uses busybox-static's own cpio, fetched
+# with apt-get download by vm/distro.sh, not installed.
+VM=(git perl flex bison bc libssl-dev qemu-system-x86)
+# bench/: iperf3 (the stream workloads, in the guest), gnuplot-nox (the plots).
+BENCH=(iperf3 gnuplot-nox)
+# vm/peers.sh: netsniff-ng (mausezahn), ncat, jq, psmisc (killall), kmod
+# (depmod, modinfo), python3-pyroute2 (tdc), iputils-ping.
+PEERS=(netsniff-ng ncat jq psmisc kmod python3-pyroute2 iputils-ping)
+# vm/series.sh: git format-patch from a scratch clone.
+SERIES=(git)
+# mk/full-build.sh: the BPF selftests' sign-file links libcrypto. The script
+# installs clang-19, llvm-19, lld-19 and pahole itself.
+FULL_BUILD=(libssl-dev)
 
-missing=()
-for p in "${PKGS[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
-	die "missing packages: ${missing[*]} (install them as root)"
-fi
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get -o DPkg::Lock::Timeout=300 update -qq
-apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+usage()
+{
+	sed -n '/^#   scripts/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+main()
+{
+	local p missing=() pkgs=("${SUITE[@]}")
+
+	for p in "$@"; do
+		case $p in
+		--vm)		pkgs+=("${VM[@]}") ;;
+		--bench)	pkgs+=("${BENCH[@]}") ;;
+		--peers)	pkgs+=("${PEERS[@]}") ;;
+		--series)	pkgs+=("${SERIES[@]}") ;;
+		--full-build)	pkgs+=("${FULL_BUILD[@]}") ;;
+		*)		usage ;;
+		esac
+	done
+	# Each package once, in the order given.
+	read -r -a pkgs <<< "$(printf '%s\n' "${pkgs[@]}" | awk '!seen[$0]++' | tr '\n' ' ')"
+	for p in "${pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing+=("$p")
+	done
+	if [ "${DEPS_DRY_RUN:-0}" != 0 ]; then
+		echo "deps: packages: ${pkgs[*]}"
+		echo "deps: would install: ${missing[*]:-nothing}"
+		return 0
+	fi
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+		die "missing packages: ${missing[*]} (install them as root)"
+	fi
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	if ! apt-get -o DPkg::Lock::Timeout=300 update -qq ||
+	   ! apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null; then
+		die "apt-get install ${missing[*]} failed"
+	fi
+}
+
+main "$@"
