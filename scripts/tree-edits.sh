@@ -11,8 +11,6 @@
 #    not a target of its own in the top-level Makefile (net/forwarding,
 #    net/mptcp, ... are, but a command-line TARGETS=net leaves those out),
 #    so it runs once; TARGETS=net/tc_skip_egress still runs it alone.
-#    Trees edited by an earlier version (a top-level target and an
-#    `override TARGETS +=` block) are put back first.
 # 2. tools/testing/selftests/bpf/Makefile builds the scenario library
 #    (net/tc_skip_egress/tse_*.c) into test_progs, as it builds
 #    network_helpers.c: TRUNNER_EXTRA_SOURCES, found through vpath, each
@@ -31,25 +29,6 @@ SELFTESTS=$KDIR/tools/testing/selftests
 TARGET=net/tc_skip_egress
 
 . "$(dirname "$0")/lib.sh"
-
-# Undo the registration of earlier versions in the top-level Makefile:
-# `TARGETS += net/tc_skip_egress` and the override block that added the
-# target wherever net was one.
-unregister_target()
-{
-	local mk=$SELFTESTS/Makefile
-
-	grep -q "TARGETS += $TARGET\$" "$mk" || return 0
-	awk -v t="$TARGET" '
-		$0 == "# " t " is a target of its own; net/Makefile does not descend" {
-			skip = 8
-		}
-		skip { skip--; next }
-		$0 == "TARGETS += " t { next }
-		{ print }' "$mk" > "$mk.tse" && mv "$mk.tse" "$mk"
-	! grep -q "TARGETS += $TARGET\$" "$mk" ||
-		die "$mk: cannot remove an earlier registration of $TARGET"
-}
 
 # net/Makefile: the program in TEST_GEN_PROGS, before lib.mk is included,
 # and the rule that builds it, after bpf.mk (which defines BPFOBJ, net's
@@ -179,7 +158,6 @@ if [ ! -f "$SELFTESTS/Makefile" ] || [ ! -f "$SELFTESTS/lib.mk" ]; then
 	die "KDIR=$KDIR is not a kernel tree with tools/testing/selftests"
 fi
 
-unregister_target
 list_in_net
 link_in_bpf
 # bpf/config sets its options =y. VETH, VLAN_8021Q and NAMESPACES (so
