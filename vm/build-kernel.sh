@@ -5,7 +5,8 @@
 #
 #   vm/build-kernel.sh VARIANT [MUTANT]
 #
-# VARIANT is stock, seed, iif or both (vm/kernels/); MUTANT names
+# VARIANT is stock, seed, iif, both or fix (vm/kernels/; on 6.1 stock or
+# fix, vm/kernels/fix-6.1/); MUTANT names
 # vm/mutants/MUTANT.patch, applied after VARIANT ("base" = the variant its
 # "# base:" line names). Prints the image's path: build/vm/bzImage-NAME.
 #
@@ -20,7 +21,7 @@ set -o pipefail
 
 usage()
 {
-	echo "usage: ${0##*/} stock|seed|iif|both [MUTANT|base MUTANT]" >&2
+	echo "usage: ${0##*/} stock|seed|iif|both|fix [MUTANT], or base MUTANT" >&2
 	exit 2
 }
 
