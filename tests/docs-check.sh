@@ -1,20 +1,269 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The documentation agrees with what the runners check:
+# The documentation agrees with the code and with what the runners check:
 # - every generated table (README.md, docs/*.md) equals what make docs
-#   makes of its source (scripts/docs.sh --check);
+#   makes of its source (scripts/docs.sh --check), and every comment that
+#   opens or closes a generated table is one scripts/docs.awk reads (a
+#   misspelt marker would leave its table unchecked);
 # - that check fails on a table edited by hand (a stale copy);
 # - README's scenario table has a row for each test of the suite's own
-#   table (scripts/scenarios.sh), and no other.
-# Run alone (tests/docs-check.sh) or sourced by tests/run.sh, whose pass
-# and fail count its results.
+#   table (scripts/scenarios.sh), and no other;
+# - every FILE:LINE a doc cites (tse_result.c:42, vm/lib.sh:12, a range
+#   FILE:LINE-LINE) names one file of the repository (its path, or the
+#   end of one path only) and a line that file has;
+# - every make target a doc names is a rule of the Makefile (with mk/*.mk
+#   and vm/vm.mk): `make TARGET ...` in code, and the "make targets"
+#   column of a table. A make run elsewhere (-C DIR, -f FILE), a file
+#   (a name with / or .) and a PLACEHOLDER are not ours to check; the
+#   kernel tree's own targets that docs name are KERNEL_TARGETS below.
+#
+#   tests/docs-check.sh            all of it, on README.md and docs/*.md
+#   tests/docs-check.sh FILE...    the citations, targets and markers of
+#                                  FILE... alone (tests/selftest.sh)
+#
+# Run alone or sourced by tests/run.sh, whose pass and fail count its
+# results.
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -uo pipefail
 	. "$(dirname "$0")/lib.sh"
 	docs_alone=1
 fi
+
+# Targets of a kernel tree's Makefile, which docs name as run in a tree.
+KERNEL_TARGETS="headers defconfig"
+
+# The repository's files, one path a line: tracked, or new and not ignored.
+docs_repo_files()
+{
+	git -C "$TOP" ls-files --cached --others --exclude-standard 2>/dev/null ||
+		(cd "$TOP" && find . -type f ! -path './.git/*' ! -path './build/*' |
+		 sed 's|^\./||')
+}
+
+# docs_cites FILE...: one line per citation FILE:LINE in FILE... that
+# names no file of the repository, more than one, or a line past its end.
+docs_cites()
+{
+	local list
+
+	list=$(mktemp)
+	docs_repo_files >"$list"
+	awk -v list="$list" -v top="$TOP" '
+	FILENAME == list { path[++np] = $0; next }
+
+	# The number of lines of the repository file P, counted once.
+	function lines(p,	n, l) {
+		if (p in nlines)
+			return nlines[p]
+		n = 0
+		while ((getline l < (top "/" p)) > 0)
+			n++
+		close(top "/" p)
+		return nlines[p] = n
+	}
+
+	function check(cite,	f, a, b, i, n, found, p, last) {
+		p = ""
+		f = cite
+		sub(/:[0-9].*$/, "", f)
+		a = substr(cite, length(f) + 2)
+		b = a
+		if (index(a, "-")) {
+			b = substr(a, index(a, "-") + 1)
+			a = substr(a, 1, index(a, "-") - 1)
+		}
+		# The path itself, or else every path that ends in /f.
+		n = 0
+		found = ""
+		for (i = 1; i <= np && !n; i++)
+			if (path[i] == f) {
+				n = 1
+				p = f
+			}
+		for (i = 1; i <= np && !p; i++)
+			if (substr(path[i], length(path[i]) - length(f)) == "/" f) {
+				n++
+				found = found (n > 1 ? " " : "") path[i]
+			}
+		if (n == 1 && !p)
+			p = found
+		where = FILENAME
+		if (index(where, top "/") == 1)
+			where = substr(where, length(top) + 2)
+		where = where ":" FNR ": " cite ": "
+		if (n == 0) {
+			print where "no file " f " in the repository"
+			return
+		}
+		if (n > 1) {
+			print where f " is ambiguous (" found "): cite its path"
+			return
+		}
+		last = lines(p)
+		if (a + 0 < 1 || b + 0 < a + 0)
+			print where "no such line range"
+		else if (b + 0 > last)
+			print where p " has " last " lines"
+	}
+
+	{
+		s = $0
+		while (match(s, /[A-Za-z0-9_][A-Za-z0-9_.\/+-]*\.(c|h|S|sh|awk|mk|md|txt|py|gp|config|patch|json):[0-9]+(-[0-9]+)?/)) {
+			check(substr(s, RSTART, RLENGTH))
+			s = substr(s, RSTART + RLENGTH)
+		}
+	}' "$list" "$@"
+	rm -f "$list"
+}
+
+# The targets of the project's Makefile (with what it includes), one a line.
+docs_make_targets()
+{
+	make -C "$TOP" -npqRr --no-print-directory .DEFAULT 2>/dev/null | awk '
+	/^# Not a target/ { skip = 1; next }
+	/^[^#\t .%$][^=]*:([^=]|$)/ && !skip {
+		t = $0
+		sub(/:.*/, "", t)
+		n = split(t, a, " ")
+		for (i = 1; i <= n; i++)
+			print a[i]
+	}
+	{ skip = 0 }' | sort -u
+}
+
+# docs_targets FILE...: one line per make target FILE... names that is no
+# target of the project's Makefile.
+docs_targets()
+{
+	local known
+
+	known=$(mktemp)
+	{ docs_make_targets; tr ' ' '\n' <<<"$KERNEL_TARGETS"; } >"$known"
+	if ! grep -qx check "$known"; then
+		echo "cannot read the Makefile's targets (make -npq in $TOP)"
+		rm -f "$known"
+		return 1
+	fi
+	awk -v known="$known" -v q="'" -v top="$TOP" '
+	FILENAME == known { target[$0] = 1; next }
+	FNR == 1 { col = 0 }
+
+	function want(t, how,	f) {
+		f = FILENAME
+		if (index(f, top "/") == 1)
+			f = substr(f, length(top) + 2)
+		if (!(t in target))
+			print f ":" FNR ": " how ": no such make target"
+	}
+
+	# The targets of one piece of code: after each "make", the words that
+	# are no option, assignment, file or placeholder, up to the end of
+	# the command.
+	function code(s,	w, n, i, j, d) {
+		gsub(q "[^" q "]*" q, "Q", s)
+		gsub(/"[^"]*"/, "Q", s)
+		sub(/[ \t]#.*$/, "", s)
+		n = split(s, w, /[ \t]+/)
+		for (i = 1; i <= n; i++) {
+			if (w[i] != "make")
+				continue
+			for (j = i + 1; j <= n; j++) {
+				if (w[j] ~ /^[;&|<>()]/ || w[j] ~ /[;&|<>()]$/)
+					break
+				if (w[j] == "-C" || w[j] == "-f" || w[j] ~ /^-[Cf]./) {
+					d = w[j] == "-C" ? w[j + 1] : substr(w[j], 3)
+					if (w[j] ~ /^-f/ || (d != "." && d != "")) {
+						j = n + 1
+						break
+					}
+					if (w[j] == "-C")
+						j++
+					continue
+				}
+				if (w[j] ~ /^-/ || w[j] ~ /=/ || w[j] ~ /[\/.$]/ ||
+				    w[j] ~ /^[0-9]+$/ || w[j] ~ /^[A-Z_]+$/)
+					continue
+				if (w[j] ~ /^[a-z][a-z0-9_-]*$/)
+					want(w[j], "make " w[j])
+			}
+			i = j
+		}
+	}
+
+	# A table with a "make targets" column: each `word` in it.
+	/^\|/ {
+		if (col) {
+			n = split($0, c, "|")
+			s = c[col + 1]
+			while (match(s, /`[^`]*`/)) {
+				t = substr(s, RSTART + 1, RLENGTH - 2)
+				want(t, "`" t "` in the make targets column")
+				s = substr(s, RSTART + RLENGTH)
+			}
+		} else {
+			n = split($0, c, "|")
+			for (i = 2; i < n; i++)
+				if (c[i] ~ /^ *make targets? *$/)
+					col = i - 1
+		}
+	}
+	!/^\|/ { col = 0 }
+
+	# Indented code: the line; elsewhere the `code` spans (an unclosed
+	# one runs to the end of the line).
+	/^(    |\t)/ { code($0); next }
+	{
+		n = split($0, p, "`")
+		for (i = 2; i <= n; i += 2)
+			code(p[i])
+	}' "$known" "$@"
+	rm -f "$known"
+}
+
+# docs_markers FILE...: one line per comment that says "generated" but is
+# neither marker scripts/docs.awk reads.
+docs_markers()
+{
+	awk -v top="$TOP" '/^[ \t]*<!--.*generated/ &&
+	     !/^<!-- generated by make docs from [^ ]+(: columns [^>]+)? -->$/ &&
+	     !/^<!-- end of generated table -->$/ {
+		f = FILENAME
+		if (index(f, top "/") == 1)
+			f = substr(f, length(top) + 2)
+		print f ":" FNR ": not a marker make docs reads: " $0
+	}' "$@"
+}
+
+# docs_result CHECK PASS FAIL FILE...: CHECK (a function above) on FILE...
+# is a pass saying PASS when it prints nothing, else a fail saying FAIL
+# with what it printed.
+docs_result()
+{
+	local check=$1 ok=$2 bad=$3 out
+
+	shift 3
+	out=$("$check" "$@")
+	if [ -z "$out" ]; then
+		pass "$ok"
+	else
+		fail "$bad:"
+		sed 's/^/# /' <<<"$out" | head -20
+	fi
+}
+
+# docs_refs FILE...: the citations, targets and markers of FILE..., each a
+# result.
+docs_refs()
+{
+	docs_result docs_cites "every FILE:LINE the docs cite is a line of a repository file" \
+		"the docs cite lines that do not exist" "$@"
+	docs_result docs_targets "every make target the docs name is a target of the Makefile" \
+		"the docs name make targets that do not exist" "$@"
+	docs_result docs_markers "every generated-table comment in the docs is a marker make docs reads" \
+		"the docs have generated-table comments make docs does not read" "$@"
+}
 
 docs_check()
 {
@@ -41,7 +290,13 @@ docs_check()
 	fi
 	rm -rf "$tmp"
 
-	out=$("$TOP/scripts/scenarios.sh" | awk '
+	# scripts/scenarios.sh failing would leave the table empty: README's
+	# lines would count as the table.
+	if ! tmp=$("$TOP/scripts/scenarios.sh" 2>&1); then
+		fail "README's scenario table: scripts/scenarios.sh failed: $tmp"
+		tmp=
+	fi
+	[ -n "$tmp" ] && out=$(awk '
 		FNR == 1 { f++ }
 		f == 1 { table[$1] = 1 }
 		f == 2 && /^## The scenarios/ { on = 1; next }
@@ -57,15 +312,24 @@ docs_check()
 			for (s in readme)
 				if (!(s in table))
 					print "README row " s " is no test of the scenario table"
-		}' - "$TOP/README.md")
-	if [ -z "$out" ]; then
+		}' - "$TOP/README.md" <<<"$tmp")
+	if [ -z "$tmp" ]; then
+		:
+	elif [ -z "$out" ]; then
 		pass "README's scenario table lists the tests of tse_scenarios.c's table"
 	else
 		fail "README's scenario table and tse_scenarios.c's differ: $(echo $out)"
 	fi
+
+	docs_refs "$TOP/README.md" "$TOP"/docs/*.md
 }
 
-docs_check
-if [ -n "${docs_alone:-}" ]; then
+if [ -n "${docs_alone:-}" ] && [ $# -gt 0 ]; then
+	docs_refs "$@"
 	summary
+elif [ -n "${docs_alone:-}" ]; then
+	docs_check
+	summary
+else
+	docs_check
 fi
