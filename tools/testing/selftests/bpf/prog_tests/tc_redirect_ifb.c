@@ -12,9 +12,9 @@
 #include "../../net/tc_skip_egress/tse.h"
 
 /*
- * A failed check fails the subtest and is printed with the file and line
- * of the check in the scenario library, as test_progs prints its own
- * asserts: "file:line:FAIL:what...".
+ * A failed check fails the subtest and is printed with where it was
+ * judged, the row and the oracle or the model's observer:
+ * "egress_mirred_vlan_solo:model.peer:FAIL:what...".
  */
 static void report_check(const struct tse_check *c)
 {
@@ -23,7 +23,7 @@ static void report_check(const struct tse_check *c)
 	if (tse_check_ok(c))
 		return;
 	tse_format_check(c, line, sizeof(line));
-	printf("%s:%d:FAIL:%s\n", c->file, c->line, line);
+	printf("%s:FAIL:%s\n", c->site, line);
 	test__fail();
 }
 

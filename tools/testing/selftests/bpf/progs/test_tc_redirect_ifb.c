@@ -247,17 +247,46 @@ static __always_inline enum tse_kind count(struct __sk_buff *skb,
 	return kind;
 }
 
+static __always_inline void record_loop(enum tse_kind kind,
+					struct tse_packet *pkt)
+{
+	if (kind == TSE_KIND_TCP)
+		__sync_fetch_and_add(&counters.tcp.looped, 1);
+	else
+		__sync_fetch_and_add(&counters.looped[pkt->flow & 1]
+						     [pkt->seq & (TSE_MAX_PKTS - 1)], 1);
+}
+
+/*
+ * The loop breaker: skb->mark counts a test packet's passes (it survives
+ * the round trip through ifb, and a crossing into another namespace
+ * clears it). A packet that passes more than loop_limit times is looping:
+ * drop it, so the test ends, and record that it looped.
+ */
+static __always_inline int break_loop(struct __sk_buff *skb, enum tse_kind kind,
+				      struct tse_packet *pkt)
+{
+	if (kind != TSE_KIND_UDP && kind != TSE_KIND_TCP)
+		return TC_ACT_UNSPEC;
+	if (++skb->mark <= cfg.loop_limit)
+		return TC_ACT_UNSPEC;
+	record_loop(kind, pkt);
+	return TC_ACT_SHOT;
+}
+
 /*
  * The counters return "unspec" so that classification goes on to the next
- * filter: they observe, they do not decide.
+ * filter: they observe, they do not decide. The one that cfg.breaker names
+ * also breaks loops, where no gate on ifb may (the grid's rows with no
+ * egress hook but the one under test).
  */
 static __always_inline int count_and_go_on(struct __sk_buff *skb,
 					   enum tse_hook hook)
 {
 	struct tse_packet pkt;
+	enum tse_kind kind = count(skb, hook, &pkt);
 
-	count(skb, hook, &pkt);
-	return TC_ACT_UNSPEC;
+	return hook == cfg.breaker ? break_loop(skb, kind, &pkt) : TC_ACT_UNSPEC;
 }
 
 SEC("tc")
@@ -327,10 +356,12 @@ int tse_count_reinject(struct __sk_buff *skb)
 {
 	struct tse_packet pkt;
 
-	if (count(skb, TSE_HOOK_REINJECT, &pkt) == TSE_KIND_UDP &&
-	    pkt.flow == TSE_FLOW_REDIRECTED)
+	enum tse_kind kind = count(skb, TSE_HOOK_REINJECT, &pkt);
+
+	if (kind == TSE_KIND_UDP && pkt.flow == TSE_FLOW_REDIRECTED)
 		__sync_fetch_and_add(&counters.in_ifb, -1);
-	return TC_ACT_UNSPEC;
+	return cfg.breaker == TSE_HOOK_REINJECT ? break_loop(skb, kind, &pkt) :
+						  TC_ACT_UNSPEC;
 }
 
 /* TC_ACT_REDIRECT and TCX_REDIRECT are the same value, so are the "next"s. */
@@ -339,7 +370,12 @@ static __always_inline int redirect_ifb(struct __sk_buff *skb)
 	struct tse_packet pkt;
 	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
 
-	if (kind != TSE_KIND_UDP || pkt.flow != TSE_FLOW_REDIRECTED)
+	if (kind != TSE_KIND_UDP)
+		return TC_ACT_UNSPEC;
+	if (cfg.breaker == TSE_HOOK_REDIRECT &&
+	    break_loop(skb, kind, &pkt) == TC_ACT_SHOT)
+		return TC_ACT_SHOT;
+	if (pkt.flow != TSE_FLOW_REDIRECTED && !cfg.redirect_both)
 		return TC_ACT_UNSPEC;
 	return bpf_redirect(cfg.ifb_ifindex, 0);
 }
@@ -367,22 +403,9 @@ static __always_inline void track_batch(void)
 		counters.max_in_ifb = now;
 }
 
-static __always_inline void record_loop(enum tse_kind kind,
-					struct tse_packet *pkt)
-{
-	if (kind == TSE_KIND_TCP)
-		__sync_fetch_and_add(&counters.tcp.looped, 1);
-	else
-		__sync_fetch_and_add(&counters.looped[pkt->flow & 1]
-						     [pkt->seq & (TSE_MAX_PKTS - 1)], 1);
-}
-
 /*
  * Attached to each ifb's own egress, which every packet passes on its way
- * into ifb. skb->mark counts a packet's entries into ifb (it survives the
- * round trip, and a crossing into another namespace clears it): a packet
- * that enters more than loop_limit times is looping. Drop it here so the
- * test ends, and record that it looped.
+ * into ifb: it counts the entries, and breaks loops (break_loop()).
  */
 SEC("tc")
 int tse_ifb_gate(struct __sk_buff *skb)
@@ -401,10 +424,7 @@ int tse_ifb_gate(struct __sk_buff *skb)
 		__sync_fetch_and_add(&counters.iif_zero, 1);
 	if (kind == TSE_KIND_UDP && !in && pkt.flow == TSE_FLOW_REDIRECTED)
 		track_batch();
-	if (++skb->mark <= cfg.loop_limit)
-		return TC_ACT_UNSPEC;
-	record_loop(kind, &pkt);
-	return TC_ACT_SHOT;
+	return break_loop(skb, kind, &pkt);
 }
 
 char _license[] SEC("license") = "GPL";

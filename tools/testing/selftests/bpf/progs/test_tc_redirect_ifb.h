@@ -50,8 +50,10 @@ struct tse_config {
 	__u32 ifb_ifindex;	/* bpf_redirect() target */
 	__u32 ifb_in_ifindex;	/* the second ifb, if any */
 	__u32 loop_limit;	/* entries into ifb after which a packet is dropped */
+	__u32 breaker;		/* TSE_HOOKS: the loop breaker is on ifb; else this hook's */
 	__u16 port[TSE_FLOWS];	/* UDP destination port of each flow */
 	__u16 tcp_port;		/* TCP destination port of the stream */
+	__u8 redirect_both;	/* bpf_redirect() both flows: two devices, one ifb */
 };
 
 /* Per hook, for the TCP stream: skbs, and segments they carry. */

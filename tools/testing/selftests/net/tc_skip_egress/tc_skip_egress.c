@@ -2,7 +2,7 @@
 /*
  * kselftest front end of the tc_skip_egress scenarios (tse.h): one fixture
  * that holds a scenario's topology, one variant per IP version, one test
- * per scenario of tse_scenarios.c, e.g. tc_skip_egress.ipv6.egress_mirred.
+ * per line of tse_table.h, e.g. tc_skip_egress.ipv6.egress_mirred.
  * The fixture's setup builds the topology of the scenario the test is
  * named after; the test sends its traffic and checks each oracle.
  */
@@ -45,8 +45,8 @@ FIXTURE_TEARDOWN(tc_skip_egress)
 
 /*
  * Send, judge, and report every failed check, then the diagnosis. A failed
- * check is printed as the harness prints its own, "file:line:test:", with
- * the file and line of the check that failed, not of this loop.
+ * check is printed with where it was judged: the row, and the oracle or
+ * the model's observer, e.g. "egress_mirred_vlan_solo:model.peer:".
  */
 static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 		     const struct tse_result *res)
@@ -61,8 +61,7 @@ static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 		if (tse_check_ok(c))
 			continue;
 		tse_format_check(c, line, sizeof(line));
-		ksft_print_msg("%s:%d:%s:%s\n", c->file, c->line,
-			       _metadata->name, line);
+		ksft_print_msg("%s:%s\n", c->site, line);
 		_metadata->exit_code = KSFT_FAIL;
 	}
 	if (res->note[0])
@@ -77,32 +76,13 @@ static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 	_metadata->exit_code = KSFT_FAIL;
 }
 
-TEST_F(tc_skip_egress, egress_mirred) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, egress_tap) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, egress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, egress_tcx_redirect) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, ingress_mirred) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, ingress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, egress_unrelated) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, peer_ingress_once) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, gso_after_ifb) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, root_qdisc_mirred_with_clsact) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, root_qdisc_after_clsact) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, root_qdisc_mirror_then_redirect)
-{
-	exercise(_metadata, self->t, &self->res);
-}
-
-TEST_F(tc_skip_egress, egress_100_filters) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, forward_egress_mirred) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, forward_egress_bpf_redirect) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, router_two_ifb) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, burst) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, tcp_stream) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, stacked_vlan) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, stacked_macvlan) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, stacked_bond) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, stacked_tunnel) { exercise(_metadata, self->t, &self->res); }
-TEST_F(tc_skip_egress, shaped_ifb) { exercise(_metadata, self->t, &self->res); }
+/* One test per line of the table, named after its scenario. */
+#define TSE_ROW(name, ...)						\
+	TEST_F(tc_skip_egress, name)					\
+	{								\
+		exercise(_metadata, self->t, &self->res);		\
+	}
+#define TSE_GRID(name, ...)	TSE_ROW(name)
+#include "tse_table.h"
 
 TEST_HARNESS_MAIN

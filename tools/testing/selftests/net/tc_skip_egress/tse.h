@@ -30,7 +30,7 @@ enum tse_cmp {
 	TSE_GE,
 };
 
-#define TSE_MAX_CHECKS	24
+#define TSE_MAX_CHECKS	32
 #define TSE_TEXT	256
 
 /* One observation compared with what a correct kernel gives. */
@@ -43,8 +43,9 @@ struct tse_check {
 	int total;		/* per-packet checks: packets checked */
 	const char *word;	/* diagnosis when it fails, e.g. "reclassified" */
 	const char *meaning;	/* what a failure means for the kernel */
-	const char *file;	/* where the check was made: the oracle's */
-	int line;		/* file (no folder) and line */
+	char site[96];		/* where it was judged: row, judge, observer */
+	char values[96];	/* per-packet checks: each packet's count */
+	long long stock;	/* grid rows: what the model gives stock, or -1 */
 };
 
 struct tse_result {

@@ -9,7 +9,8 @@
  *   tse_topology.c   namespaces, devices, addresses, tc and BPF attachment
  *   tse_traffic.c    the UDP flows, the UDP burst, the TCP stream; the wait
  *   tse_oracles.c    what a correct kernel does, checked against the counters
- *   tse_scenarios.c  the scenario table
+ *   tse_grid.c       the grid's rows: setup, observers, the model
+ *   tse_scenarios.c  the scenario table (its rows: tse_table.h)
  *   tse_runner.c     tse_setup(), tse_exercise(), tse_teardown()
  *
  * Both front ends link the parts as objects (this folder's Makefile into
@@ -63,6 +64,8 @@ enum tse_dev {
 	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
 	TSE_VC,		/* the sender's monitor veth, a root action's target */
 	TSE_VD,		/* its peer, where the copies are counted */
+	TSE_VE,		/* the grid's second device into the one ifb */
+	TSE_VF,		/* its peer, the second flow's receiver */
 	TSE_DEVS,
 };
 
@@ -104,6 +107,28 @@ enum tse_upper {
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)
 #define TSE_F_MIRRED_U32 (TSE_F_BASE | TSE_F_U32 | TSE_F_MIRRED)
 
+/*
+ * Where the grid's rows redirect to ifb (tse_grid.c): a hook on the
+ * device's egress, or its root qdisc, with or without an egress hook.
+ */
+enum tse_site {
+	TSE_SITE_NONE,		/* a hand-written row */
+	TSE_SITE_CLSACT_MIRRED,	/* clsact egress, u32 + mirred */
+	TSE_SITE_CLSACT_BPF,	/* clsact egress, cls_bpf bpf_redirect() */
+	TSE_SITE_TCX,		/* a tcx link, bpf_redirect() */
+	TSE_SITE_ROOT,		/* root qdisc u32 + mirred, no egress hook */
+	TSE_SITE_ROOT_CLSACT,	/* the same, a counting clsact beside it */
+	TSE_SITES,
+};
+
+/* A point of the grid: one value of each axis. */
+struct tse_point {
+	enum tse_site site;
+	enum tse_upper upper;	/* the device the redirect sits on */
+	bool solo;		/* no egress hook on any other device */
+	bool aggregate;		/* a second device redirects to the same ifb */
+};
+
 /* The network a scenario runs on. */
 struct tse_shape {
 	bool routed;		/* sender - router - receiver, else a veth pair */
@@ -113,6 +138,8 @@ struct tse_shape {
 	bool burst_sender;	/* va segments in software: GSO sends burst */
 	bool monitor;		/* a second veth pair, vc - vd, for mirrors */
 	bool tap;		/* a packet socket on va counts what it sends */
+	bool aggregate;		/* a second veth pair, ve - vf */
+	bool bare;		/* clsact only where the scenario adds one */
 };
 
 /* What the scenario sends. */
@@ -131,6 +158,7 @@ struct tse_scenario {
 	enum tse_traffic traffic;
 	int pkts;		/* datagrams per flow; 0: TSE_PKTS */
 	bool unrelated;		/* also send a flow that is not redirected */
+	struct tse_point point;	/* the grid's rows: their axes */
 	int (*setup)(struct tse_test *t);
 	void (*judge)(struct tse_test *t);
 };
@@ -140,6 +168,7 @@ struct tse_scenario {
 #define TSE_DEFAULT_CLASS	2	/* prio's band for priority 0; htb's default */
 #define TSE_CHOSEN_CLASS	3	/* the class a root filter chooses */
 #define TSE_GACT_INDEX	7	/* the index of the root filter's gact action */
+#define TSE_PEER_GACT_INDEX 8	/* and of the peer's ingress gact (the grid) */
 
 /* Kernel counters of one device, over rtnetlink. */
 struct tse_devstats {
@@ -150,6 +179,7 @@ struct tse_devstats {
 	__u64 overlimits;	/* its root qdisc's overlimits */
 	__u64 class_pkts[TSE_CLASSES];	/* root qdisc classes 1:0 to 1:3 */
 	__u64 gact;		/* packets its root filter's gact action counted */
+	__u64 peer_gact;	/* packets the peer's ingress gact counted */
 };
 
 /* What the TCP stream saw. */
@@ -173,8 +203,9 @@ struct tse_test {
 	const char *root_qdisc;		/* "prio" or "htb", when probed */
 	bool root_gact;			/* the root filter also runs a gact action */
 	int kmsg;
+	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	struct test_tc_redirect_ifb *skel;
-	struct bpf_link *tcx_link;
+	struct bpf_link *tcx_link[2];
 	int tx_sock[TSE_FLOWS];
 	int rx_sock[TSE_FLOWS];
 	bool sends[TSE_FLOWS];		/* flows the scenario sends */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/if_packet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -31,14 +32,15 @@ static struct tse_counters *bpf_counters(struct tse_test *t)
 	return &t->skel->bss->counters;
 }
 
-static const unsigned int *bpf_row(struct tse_test *t, enum tse_hook hook,
-				   enum tse_flow flow)
+const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
+				enum tse_flow flow)
 {
 	return bpf_counters(t)->seen[hook][flow];
 }
 
+
 /* How far each of a device's counters moved while the traffic ran. */
-static struct tse_devstats moved(struct tse_test *t, enum tse_dev dev)
+struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 {
 	const struct tse_devstats *a = &t->after[dev], *b = &t->before[dev];
 
@@ -49,12 +51,13 @@ static struct tse_devstats moved(struct tse_test *t, enum tse_dev dev)
 		.clsact = a->clsact - b->clsact,
 		.overlimits = a->overlimits - b->overlimits,
 		.gact = a->gact - b->gact,
+		.peer_gact = a->peer_gact - b->peer_gact,
 	};
 }
 
 /* How far class 1:@minor of @dev's root qdisc moved. */
-static long long moved_class(struct tse_test *t, enum tse_dev dev,
-			     unsigned int minor)
+long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
+			 unsigned int minor)
 {
 	return t->after[dev].class_pkts[minor] - t->before[dev].class_pkts[minor];
 }
@@ -63,7 +66,7 @@ static long long moved_class(struct tse_test *t, enum tse_dev dev,
  * Background packets @hook's program saw while the traffic ran, to set
  * against the kernel's counters, which are read before and after it too.
  */
-static long long background(struct tse_test *t, enum tse_hook hook)
+long long tse_background(struct tse_test *t, enum tse_hook hook)
 {
 	return bpf_counters(t)->other[hook] - t->other_before[hook];
 }
@@ -85,7 +88,7 @@ void tse_expect_quiet(struct tse_test *t)
 	int hook;
 
 	for (hook = 0; hook < TSE_HOOKS; hook++)
-		n += background(t, hook) - (fence[hook] - t->fence_before[hook]);
+		n += tse_background(t, hook) - (fence[hook] - t->fence_before[hook]);
 	tse_expect(t,
 		   "packets of no test flow on the BPF hooks while the traffic ran (fences aside)",
 		   n, 0, &noisy, &noisy);
@@ -96,7 +99,7 @@ void tse_expect_hook(struct tse_test *t, const char *what,
 		     enum tse_hook hook, enum tse_flow flow,
 		     unsigned int want)
 {
-	tse_expect_each(t, what, bpf_row(t, hook, flow), want,
+	tse_expect_each(t, what, tse_bpf_row(t, hook, flow), want,
 			&tse_reclassified, &tse_skipped);
 }
 
@@ -125,7 +128,7 @@ static void expect_ifb_kept(struct tse_test *t, enum tse_dev ifb)
 
 	snprintf(what, sizeof(what), "packets %s dropped (rx_dropped + tx_dropped)",
 		 tse_dev(t, ifb));
-	tse_expect(t, what, (long long)moved(t, ifb).dropped, 0, why, why);
+	tse_expect(t, what, (long long)tse_moved(t, ifb).dropped, 0, why, why);
 }
 
 void tse_expect_ifb_kept(struct tse_test *t)
@@ -143,11 +146,11 @@ void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
 
 	snprintf(what, sizeof(what), "entries into %s per packet (BPF on its egress)",
 		 tse_dev(t, ifb));
-	tse_expect_each(t, what, bpf_row(t, gate, TSE_FLOW_REDIRECTED), 1,
+	tse_expect_each(t, what, tse_bpf_row(t, gate, TSE_FLOW_REDIRECTED), 1,
 			&tse_looped, &tse_not_redirected);
 	snprintf(what, sizeof(what), "test packets %s received (rx_packets)",
 		 tse_dev(t, ifb));
-	tse_expect(t, what, (long long)moved(t, ifb).rx - background(t, gate),
+	tse_expect(t, what, (long long)tse_moved(t, ifb).rx - tse_background(t, gate),
 		   t->pkts, &tse_looped, &tse_not_redirected);
 }
 
@@ -174,7 +177,7 @@ void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 
 	snprintf(what, sizeof(what), "test packets the clsact qdisc on %s counted",
 		 tse_dev(t, dev));
-	tse_expect(t, what, (long long)moved(t, dev).clsact - background(t, hook),
+	tse_expect(t, what, (long long)tse_moved(t, dev).clsact - tse_background(t, hook),
 		   (long long)flows * t->pkts, &tse_reclassified, &tse_skipped);
 }
 
@@ -197,19 +200,19 @@ static void expect_link(struct tse_test *t, const char *what, long long moved,
 void tse_expect_peer_rx(struct tse_test *t, unsigned int flows)
 {
 	expect_link(t, "packets vb received (veth rx_packets)",
-		    (long long)moved(t, TSE_VB).rx, flows);
+		    (long long)tse_moved(t, TSE_VB).rx, flows);
 }
 
 /* A forwarded packet leaves the router once, by its output device. */
 void tse_expect_forwarded_once(struct tse_test *t)
 {
 	tse_expect_each(t, "packets sent back out of the router's input ra (BPF on ra egress)",
-			bpf_row(t, TSE_HOOK_BACK, TSE_FLOW_REDIRECTED), 0,
+			tse_bpf_row(t, TSE_HOOK_BACK, TSE_FLOW_REDIRECTED), 0,
 			&tse_wrong_device, &tse_wrong_device);
 	tse_expect(t, "packets the router sent back out of its input device ra (tx_packets)",
-		   (long long)moved(t, TSE_RA).tx, 0, &tse_wrong_device, &tse_wrong_device);
+		   (long long)tse_moved(t, TSE_RA).tx, 0, &tse_wrong_device, &tse_wrong_device);
 	expect_link(t, "packets the router forwarded out of rb (tx_packets)",
-		    (long long)moved(t, TSE_RB).tx, 1);
+		    (long long)tse_moved(t, TSE_RB).tx, 1);
 }
 
 /*
@@ -228,7 +231,7 @@ void tse_expect_delivery(struct tse_test *t)
 void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "entries into ifb per unrelated packet",
-			bpf_row(t, TSE_HOOK_IFB, flow), 0, &tse_misredirected,
+			tse_bpf_row(t, TSE_HOOK_IFB, flow), 0, &tse_misredirected,
 			&tse_misredirected);
 }
 
@@ -241,21 +244,21 @@ void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 void tse_expect_root_qdisc_once(struct tse_test *t)
 {
 	tse_expect_each(t, "root qdisc filter runs per packet (BPF, first filter)",
-			bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED), 1,
+			tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED), 1,
 			&tse_reclassified, &tse_skipped);
 }
 
 void tse_expect_root_actions(struct tse_test *t)
 {
 	tse_expect_each(t, "copies the root qdisc's mirror action made per packet (BPF on vd)",
-			bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 1,
+			tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 1,
 			&tse_actions_repeated, &tse_actions_skipped);
 	tse_expect(t, "copies vd received (veth rx_packets), fences aside",
-		   (long long)moved(t, TSE_VD).rx - t->fences, t->pkts,
+		   (long long)tse_moved(t, TSE_VD).rx - t->fences, t->pkts,
 		   &tse_actions_repeated, &tse_actions_skipped);
 	if (t->root_gact)
 		tse_expect(t, "packets the root filter's gact action counted, fences aside",
-			   (long long)moved(t, TSE_VA).gact - t->fences, t->pkts,
+			   (long long)tse_moved(t, TSE_VA).gact - t->fences, t->pkts,
 			   &tse_actions_repeated, &tse_actions_skipped);
 }
 
@@ -265,11 +268,11 @@ void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
 
 	snprintf(what, sizeof(what), "packets class 1:%d of %s's root qdisc sent, fences aside",
 		 TSE_CHOSEN_CLASS, tse_dev(t, dev));
-	tse_expect(t, what, moved_class(t, dev, TSE_CHOSEN_CLASS) - t->fences, t->pkts,
+	tse_expect(t, what, tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->fences, t->pkts,
 		   &tse_duplicated, &tse_misclassified);
 	snprintf(what, sizeof(what), "packets default class 1:%d of %s's root qdisc sent",
 		 TSE_DEFAULT_CLASS, tse_dev(t, dev));
-	tse_expect(t, what, moved_class(t, dev, TSE_DEFAULT_CLASS), 0,
+	tse_expect(t, what, tse_moved_class(t, dev, TSE_DEFAULT_CLASS), 0,
 		   &tse_misclassified, &tse_misclassified);
 }
 
@@ -277,18 +280,20 @@ void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
  * What vb's ingress program read of each packet, as a kernel without the
  * skip gives it: the crossing into vb's namespace scrubbed the mark (the
  * loop breaker's count), nothing set a priority, a tc_index or a delivery
- * time, the packet was for vb's own MAC, and veth records no queue.
+ * time, the packet was for vb's own MAC (a macvlan's over vb is another
+ * host's to vb), and veth records no queue.
  */
 static int field_differs(struct tse_test *t, const struct tse_fields *f,
 			 char *buf, size_t len)
 {
+	bool macvlan = t->s->shape.upper == TSE_UPPER_MACVLAN;
 	const struct { const char *name; __u32 got, want; } fields[] = {
 		{ "mark", f->mark, 0 },
 		{ "priority", f->priority, 0 },
 		{ "tc_index", f->tc_index, 0 },
 		{ "ingress_ifindex", f->ingress_ifindex, t->ifindex[TSE_VB] },
 		{ "tstamp_type", f->tstamp_type, 0 },
-		{ "pkt_type", f->pkt_type, 0 },
+		{ "pkt_type", f->pkt_type, macvlan ? PACKET_OTHERHOST : PACKET_HOST },
 		{ "queue_mapping", f->queue_mapping, 0 },
 	};
 	unsigned int i;
@@ -309,7 +314,7 @@ void tse_expect_peer_fields(struct tse_test *t)
 		"fields-changed",
 		"the receiver's ingress read skb fields that differ from a kernel without the skip"
 	};
-	const unsigned int *seen = bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED);
+	const unsigned int *seen = tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED);
 	char first[96] = "";
 	int seq, bad = 0;
 
@@ -333,8 +338,8 @@ void tse_expect_peer_fields(struct tse_test *t)
  */
 void tse_expect_gso_once(struct tse_test *t)
 {
-	const unsigned int *gate = bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED);
-	const unsigned int *head = bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED);
+	const unsigned int *gate = tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED);
+	const unsigned int *head = tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED);
 	long long entries = 0;
 	int seq;
 
@@ -383,7 +388,7 @@ void tse_expect_shaped(struct tse_test *t)
 	};
 
 	tse_expect_at_least(t, "times the tbf on ifb held a packet back (overlimits)",
-			    (long long)moved(t, TSE_IFB).overlimits, 1, &not_shaped);
+			    (long long)tse_moved(t, TSE_IFB).overlimits, 1, &not_shaped);
 }
 
 /* The TCP stream: intact, in order, each skb classified once, no loop. */

@@ -8,8 +8,11 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tse_result.h"
 
@@ -149,10 +152,13 @@ void tse_format_check(const struct tse_check *c, char *buf, int len)
 			 c->what, c->got, op, c->want, c->meaning);
 }
 
-static struct tse_check *new_check(struct tse_test *t, const char *file,
-				   int line, const char *what)
+/*
+ * A check is named by where it was judged: the row's scenario and the
+ * oracle (or, in the grid's rows, the model's observer) that judged it.
+ */
+static struct tse_check *new_check(struct tse_test *t, const char *where,
+				   const char *what)
 {
-	const char *base = strrchr(file, '/');
 	struct tse_result *res = t->res;
 	struct tse_check *c;
 
@@ -164,8 +170,8 @@ static struct tse_check *new_check(struct tse_test *t, const char *file,
 	c = &res->checks[res->nr_checks++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->what, sizeof(c->what), "%s", what);
-	c->file = base ? base + 1 : file;
-	c->line = line;
+	snprintf(c->site, sizeof(c->site), "%s:%s", t->s->name, where);
+	c->stock = -1;
 	return c;
 }
 
@@ -187,26 +193,27 @@ static void record(struct tse_test *t, struct tse_check *c)
 	t->res->diagnosis = c->word;
 }
 
-void __tse_expect(const char *file, int line, struct tse_test *t,
-		  const char *what, long long got, long long want,
-		  const struct tse_meaning *more,
-		  const struct tse_meaning *less)
+struct tse_check *__tse_expect(const char *where, struct tse_test *t,
+				const char *what, long long got, long long want,
+				const struct tse_meaning *more,
+				const struct tse_meaning *less)
 {
-	struct tse_check *c = new_check(t, file, line, what);
+	struct tse_check *c = new_check(t, where, what);
 
 	if (!c)
-		return;
+		return NULL;
 	c->got = got;
 	c->want = want;
 	set_meaning(c, more, less);
 	record(t, c);
+	return c;
 }
 
-void __tse_expect_at_least(const char *file, int line, struct tse_test *t,
+void __tse_expect_at_least(const char *where, struct tse_test *t,
 			   const char *what, long long got, long long want,
 			   const struct tse_meaning *less)
 {
-	struct tse_check *c = new_check(t, file, line, what);
+	struct tse_check *c = new_check(t, where, what);
 
 	if (!c)
 		return;
@@ -218,20 +225,24 @@ void __tse_expect_at_least(const char *file, int line, struct tse_test *t,
 }
 
 /* Every one of the scenario's packets must have been counted @want times. */
-void __tse_expect_each(const char *file, int line, struct tse_test *t,
-		       const char *what, const unsigned int *row,
-		       unsigned int want, const struct tse_meaning *more,
-		       const struct tse_meaning *less)
+struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
+				     const char *what, const unsigned int *row,
+				     unsigned int want,
+				     const struct tse_meaning *more,
+				     const struct tse_meaning *less)
 {
-	struct tse_check *c = new_check(t, file, line, what);
-	int seq;
+	struct tse_check *c = new_check(t, where, what);
+	int seq, len = 0;
 
 	if (!c)
-		return;
+		return NULL;
 	c->want = want;
 	c->got = want;
 	c->total = t->pkts;
 	for (seq = 0; seq < t->pkts; seq++) {
+		if (len < (int)sizeof(c->values))
+			len += snprintf(c->values + len, sizeof(c->values) - len,
+					"%s%u", seq ? "," : "", row[seq]);
 		if (row[seq] == want)
 			continue;
 		if (!c->bad++)
@@ -239,4 +250,41 @@ void __tse_expect_each(const char *file, int line, struct tse_test *t,
 	}
 	set_meaning(c, more, less);
 	record(t, c);
+	return c;
+}
+
+/*
+ * With TSE_RECORD naming a file, every check of the run is appended to it
+ * as an observation, one line each, tab-separated: the row (scenario.ipvN),
+ * where it was judged, what was observed, the value seen (the first
+ * packet's that differs, for per-packet checks), what a correct kernel
+ * gives, what stock gives (-1: no model), and each packet's count. A
+ * line "ROW .end N" closes the row's N observations: a cut-short file
+ * shows. Both front ends link this: one format for both.
+ */
+void tse_record(struct tse_test *t)
+{
+	const char *path = getenv("TSE_RECORD");
+	const struct tse_result *res = t->res;
+	char buf[TSE_MAX_CHECKS * 320 + 128];
+	const struct tse_check *c;
+	int i, fd, len = 0;
+
+	if (!path || !*path)
+		return;
+	for (i = 0; i < res->nr_checks; i++) {
+		c = &res->checks[i];
+		len += snprintf(buf + len, sizeof(buf) - len,
+				"%s.%s\t%s\t%s\t%lld\t%lld\t%lld\t%s\n",
+				t->s->name, tse_family_name(t->family), c->site,
+				c->what, c->got, c->want, c->stock,
+				c->values[0] ? c->values : "-");
+	}
+	len += snprintf(buf + len, sizeof(buf) - len, "%s.%s\t.end\t%d\n",
+			t->s->name, tse_family_name(t->family), res->nr_checks);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, buf, len) != len)
+		tse_setup_error(t, "cannot append the observations to %s (TSE_RECORD)", path);
+	if (fd >= 0)
+		close(fd);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Results: the checks and their diagnosis words (tse_result.c). A check
- * records the file and line that made it, so that a failure points there.
+ * records the row and the oracle that judged it, so that a failure names
+ * them.
  */
 #ifndef __TSE_RESULT_H
 #define __TSE_RESULT_H
@@ -27,24 +28,26 @@ __printf(2, 3) int tse_skip(struct tse_test *t, const char *fmt, ...);
 __printf(2, 3) int tse_setup_error(struct tse_test *t,
 				   const char *fmt, ...);
 __printf(2, 3) void tse_note(struct tse_test *t, const char *fmt, ...);
-void __tse_expect(const char *file, int line, struct tse_test *t,
-		  const char *what, long long got, long long want,
-		  const struct tse_meaning *more,
-		  const struct tse_meaning *less);
-void __tse_expect_at_least(const char *file, int line, struct tse_test *t,
+struct tse_check *__tse_expect(const char *where, struct tse_test *t,
+				const char *what, long long got, long long want,
+				const struct tse_meaning *more,
+				const struct tse_meaning *less);
+void __tse_expect_at_least(const char *where, struct tse_test *t,
 			   const char *what, long long got, long long want,
 			   const struct tse_meaning *less);
-void __tse_expect_each(const char *file, int line, struct tse_test *t,
-		       const char *what, const unsigned int *row,
-		       unsigned int want, const struct tse_meaning *more,
-		       const struct tse_meaning *less);
+struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
+				     const char *what, const unsigned int *row,
+				     unsigned int want,
+				     const struct tse_meaning *more,
+				     const struct tse_meaning *less);
+void tse_record(struct tse_test *t);
 
-/* The checks, each recorded with the file and line of its call. */
-#define tse_expect(t, ...)	__tse_expect(__FILE__, __LINE__, t, __VA_ARGS__)
+/* The checks, each recorded with the oracle that made it. */
+#define tse_expect(t, ...)	__tse_expect(__func__, t, __VA_ARGS__)
 #define tse_expect_at_least(t, ...) \
-	__tse_expect_at_least(__FILE__, __LINE__, t, __VA_ARGS__)
+	__tse_expect_at_least(__func__, t, __VA_ARGS__)
 #define tse_expect_each(t, ...) \
-	__tse_expect_each(__FILE__, __LINE__, t, __VA_ARGS__)
+	__tse_expect_each(__func__, t, __VA_ARGS__)
 
 #pragma GCC visibility pop
 

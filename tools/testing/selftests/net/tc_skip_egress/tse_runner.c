@@ -16,6 +16,7 @@
 #include "tse_topology.h"
 #include "tse_traffic.h"
 #include "tse_oracles.h"
+#include "tse_grid.h"
 #include "tse_scenarios.h"
 
 const char *tse_family_name(int family)
@@ -43,9 +44,10 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	t->res = res;
 	t->pkts = s->pkts ?: TSE_PKTS;
 	t->sends[TSE_FLOW_REDIRECTED] = true;
-	t->sends[TSE_FLOW_UNRELATED] = s->unrelated;
+	t->sends[TSE_FLOW_UNRELATED] = s->unrelated || s->shape.aggregate;
 	t->self_ns = -1;
 	t->kmsg = -1;
+	t->breaker = tse_grid_breaker(s);
 	t->tap_sock = -1;
 	for (i = 0; i < TSE_NSS; i++) {
 		t->ns[i] = -1;
@@ -90,6 +92,7 @@ void tse_exercise(struct tse_test *t)
 		tse_expect_quiet(t);
 		t->s->judge(t);
 		tse_kernel_log_check(t);
+		tse_record(t);
 	}
 	t->res->seconds = seconds_since(&t->start);
 }

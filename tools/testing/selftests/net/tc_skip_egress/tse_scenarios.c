@@ -4,7 +4,8 @@
  * to ifb and which count, and what a correct kernel does with every test
  * packet. The topology, traffic and oracles they use are in
  * tse_topology.c, tse_traffic.c and tse_oracles.c; the table at the end is
- * the one list of tests that both front ends run, each for IPv4 and IPv6.
+ * made from tse_table.h, the one list of tests that both front ends run,
+ * each for IPv4 and IPv6. The grid's rows (tse_grid.c) need no code here.
  *
  * A correct kernel classifies a packet once per hook, even when ifb
  * re-injects it: ifb marks it tc_skip_classify, and the hook it returns to
@@ -21,6 +22,7 @@
 
 #include "tse_topology.h"
 #include "tse_oracles.h"
+#include "tse_grid.h"
 #include "tse_scenarios.h"
 
 #define UDP	17
@@ -56,16 +58,6 @@ static void judge_egress_mirred(struct tse_test *t)
 	tse_expect_delivery(t);
 }
 
-/*
- * egress_tap: egress_mirred with a packet socket on va, as tcpdump opens:
- * taps see a packet in xmit_one(), after ifb re-injected it, once.
- */
-static void judge_egress_tap(struct tse_test *t)
-{
-	judge_egress_mirred(t);
-	tse_expect_tapped_once(t);
-}
-
 /* ingress_mirred, a control: ingress has skipped re-injected packets always. */
 static int setup_ingress_mirred(struct tse_test *t)
 {
@@ -76,20 +68,6 @@ static void judge_ingress_mirred(struct tse_test *t)
 {
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VB, TSE_HOOK_HEAD, "ingress classifier runs per packet (BPF)");
-	tse_expect_delivery(t);
-}
-
-/* egress_bpf_redirect: direct-action cls_bpf, bpf_redirect() to ifb. */
-static int setup_egress_bpf_redirect(struct tse_test *t)
-{
-	return tse_count_at(t, TSE_VA, true, t->skel->progs.tse_redirect_ifb, 1);
-}
-
-static void judge_egress_bpf_redirect(struct tse_test *t)
-{
-	tse_expect_redirected(t);
-	judge_once(t, TSE_VA, TSE_HOOK_REDIRECT,
-		   "egress bpf_redirect program runs per packet");
 	tse_expect_delivery(t);
 }
 
@@ -104,20 +82,6 @@ static void judge_ingress_bpf_redirect(struct tse_test *t)
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VB, TSE_HOOK_REDIRECT,
 		   "ingress bpf_redirect program runs per packet");
-	tse_expect_delivery(t);
-}
-
-/* egress_tcx_redirect: the same program through a tcx link, no clsact. */
-static int setup_egress_tcx_redirect(struct tse_test *t)
-{
-	return tse_attach_tcx(t, TSE_VA, t->skel->progs.tse_redirect_ifb_tcx);
-}
-
-static void judge_egress_tcx_redirect(struct tse_test *t)
-{
-	tse_expect_redirected(t);
-	tse_expect_hook(t, "tcx egress program runs per packet",
-			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
 	tse_expect_delivery(t);
 }
 
@@ -151,19 +115,6 @@ static int setup_peer_ingress_once(struct tse_test *t)
 }
 
 /*
- * How often va's egress ran is egress_mirred's to judge, not this test's.
- * What vb's ingress reads of each packet is: it must be what it is on a
- * kernel without the skip.
- */
-static void judge_peer_ingress_once(struct tse_test *t)
-{
-	tse_expect_redirected(t);
-	judge_once(t, TSE_VB, TSE_HOOK_PEER, "vb ingress classifier runs per packet (BPF)");
-	tse_expect_peer_fields(t);
-	tse_expect_delivery(t);
-}
-
-/*
  * gso_after_ifb: one UDP_SEGMENT send, redirected on va's egress as one
  * GSO skb. va cannot send it whole (gso_max_segs 1), so it is cut into
  * segments after ifb re-injected it, in validate_xmit_skb(): each segment
@@ -183,33 +134,9 @@ static void judge_gso_after_ifb(struct tse_test *t)
 }
 
 /*
- * root_qdisc_mirred_with_clsact: the root qdisc's filter (prio, or htb)
- * redirects to ifb; clsact egress only counts. Consuming the mark at the
- * clsact hook (as the seed patch does) leaves the root qdisc's filter to
- * redirect the re-injected packet again: a loop.
- */
-static int setup_root_qdisc_mirred(struct tse_test *t)
-{
-	return tse_root_qdisc(t, TSE_VA) ?:
-	       tse_mirred_filter(t, TSE_VA, "parent 1:", 1, UDP, TSE_PORT, TSE_IFB) ?:
-	       tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_head, 1);
-}
-
-static void judge_root_qdisc_mirred(struct tse_test *t)
-{
-	tse_expect_redirected(t);
-	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	tse_expect_delivery(t);
-}
-
-/*
- * root_qdisc_after_clsact: clsact egress redirects the flow to ifb; va's
- * root qdisc has a filter for the same flow that chooses class 1:3,
+ * A filter in va's root qdisc for the flow that chooses class 1:3,
  * mirrors each packet to the monitor link vc and, where the kernel has
- * gact, runs a gact pipe that counts it. Only the re-injected packet
- * reaches the root qdisc, and it must meet it as on a kernel without the
- * skip: the filter runs once, its action copies the packet once, and the
- * packet goes to the class the filter chose, not the default class.
+ * gact, runs a gact pipe that counts it; @then are more actions.
  */
 static int root_mirror_filter(struct tse_test *t, const char *then)
 {
@@ -230,21 +157,6 @@ static int root_qdisc_watched(struct tse_test *t)
 	return tse_root_qdisc(t, TSE_VA) ?:
 	       tse_count_at_root(t, TSE_VA, t->skel->progs.tse_count_reinject) ?:
 	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
-}
-
-static int setup_root_qdisc_after_clsact(struct tse_test *t)
-{
-	return setup_egress_mirred(t) ?: root_qdisc_watched(t) ?: root_mirror_filter(t, "");
-}
-
-static void judge_root_qdisc_after_clsact(struct tse_test *t)
-{
-	tse_expect_redirected(t);
-	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	tse_expect_root_qdisc_once(t);
-	tse_expect_root_actions(t);
-	tse_expect_root_class(t, TSE_VA);
-	tse_expect_delivery(t);
 }
 
 /*
@@ -400,36 +312,6 @@ static void judge_tcp_stream(struct tse_test *t)
 }
 
 /*
- * stacked_vlan, stacked_macvlan, stacked_bond, stacked_tunnel: the
- * redirect sits on the egress of a device stacked on va (va.10, va.mv,
- * va.bd, va.tn), which reach va by their own code:
- * vlan_dev_hard_start_xmit(), macvlan_start_xmit(), bond_start_xmit(), and
- * for the tunnel (ipip, ip6tnl) a new IP header and a route out of va.
- * ifb returns packets to the upper device; va's own egress, below it, must
- * still classify each once: the mark stops at the upper device. va sees
- * the tunnel's outer packets; the BPF counters read the test packet inside.
- */
-static int setup_stacked(struct tse_test *t)
-{
-	return head_and_mirred(t, TSE_UP_A, true, TSE_IFB) ?:
-	       tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_lower, 1);
-}
-
-static void judge_stacked(struct tse_test *t)
-{
-	char what[96];
-
-	tse_expect_redirected(t);
-	snprintf(what, sizeof(what), "%s egress classifier runs per packet (BPF)",
-		 tse_dev(t, TSE_UP_A));
-	judge_once(t, TSE_UP_A, TSE_HOOK_HEAD, what);
-	snprintf(what, sizeof(what), "va egress classifier, below %s, runs per packet (BPF)",
-		 tse_dev(t, TSE_UP_A));
-	judge_once(t, TSE_VA, TSE_HOOK_LOWER, what);
-	tse_expect_delivery(t);
-}
-
-/*
  * shaped_ifb: a tbf on ifb, slow enough that packets queue there, so ifb
  * re-injects them later, from the qdisc's watchdog rather than at once.
  * Its bucket holds about two of our small datagrams, less than the MTU
@@ -451,73 +333,30 @@ static void judge_shaped_ifb(struct tse_test *t)
 #define PAIR_AT(ns)	{ .ifb_ns = (ns) }
 #define ROUTER		{ .routed = true, .ifb_ns = TSE_NS_ROUTER }
 
+/* What a grid row's site and device need, beyond u32, mirred and a root qdisc. */
+#define TSE_F_SITE_CLSACT_MIRRED	0
+#define TSE_F_SITE_CLSACT_BPF		0
+#define TSE_F_SITE_TCX			TSE_F_TCX
+#define TSE_F_SITE_ROOT			0
+#define TSE_F_SITE_ROOT_CLSACT		0
+#define TSE_F_UPPER_NONE		0
+#define TSE_F_UPPER_VLAN		TSE_F_VLAN
+#define TSE_F_UPPER_MACVLAN		TSE_F_MACVLAN
+#define TSE_F_UPPER_BOND		TSE_F_BOND
+#define TSE_F_UPPER_TUNNEL		TSE_F_TUNNEL
+
+#define TSE_GRID(n, site, dev, alone, agg)					\
+	{ #n, { .upper = TSE_UPPER_##dev, .ifb_ns = TSE_NS_SENDER,		\
+		.monitor = true, .tap = true, .aggregate = agg, .bare = true },	\
+	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_SITE_##site |		\
+	  TSE_F_UPPER_##dev, TSE_UDP,						\
+	  .point = { TSE_SITE_##site, TSE_UPPER_##dev, alone, agg },		\
+	  .setup = tse_grid_setup, .judge = tse_grid_judge },
+#define TSE_ROW(n, ...)	{ #n, __VA_ARGS__ },
+
 /* The scenarios; both front ends run them from this table. */
 static const struct tse_scenario tse_table[] = {
-	{ "egress_mirred", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
-	  .setup = setup_egress_mirred, .judge = judge_egress_mirred },
-	{ "egress_tap", { .ifb_ns = TSE_NS_SENDER, .tap = true }, TSE_F_MIRRED_U32, TSE_UDP,
-	  .setup = setup_egress_mirred, .judge = judge_egress_tap },
-	{ "egress_bpf_redirect", PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
-	  .setup = setup_egress_bpf_redirect, .judge = judge_egress_bpf_redirect },
-	{ "egress_tcx_redirect", PAIR_AT(TSE_NS_SENDER), TSE_F_BASE | TSE_F_TCX,
-	  TSE_UDP, .setup = setup_egress_tcx_redirect,
-	  .judge = judge_egress_tcx_redirect },
-	{ "ingress_mirred", PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
-	  .setup = setup_ingress_mirred, .judge = judge_ingress_mirred },
-	{ "ingress_bpf_redirect", PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,
-	  .setup = setup_ingress_bpf_redirect, .judge = judge_ingress_bpf_redirect },
-	{ "egress_unrelated", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
-	  .unrelated = true, .setup = setup_egress_mirred,
-	  .judge = judge_egress_unrelated },
-	{ "peer_ingress_once", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
-	  .setup = setup_peer_ingress_once, .judge = judge_peer_ingress_once },
-	{ "gso_after_ifb", { .ifb_ns = TSE_NS_SENDER, .burst_sender = true },
-	  TSE_F_MIRRED_U32, TSE_UDP_BURST, .pkts = 8,
-	  .setup = setup_peer_ingress_once, .judge = judge_gso_after_ifb },
-	{ "root_qdisc_mirred_with_clsact", PAIR_AT(TSE_NS_SENDER),
-	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
-	  .setup = setup_root_qdisc_mirred, .judge = judge_root_qdisc_mirred },
-	{ "root_qdisc_after_clsact",
-	  { .ifb_ns = TSE_NS_SENDER, .monitor = true },
-	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
-	  .setup = setup_root_qdisc_after_clsact,
-	  .judge = judge_root_qdisc_after_clsact },
-	{ "root_qdisc_mirror_then_redirect",
-	  { .ifb_ns = TSE_NS_SENDER, .monitor = true },
-	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
-	  .setup = setup_root_qdisc_mirror_then_redirect,
-	  .judge = judge_root_qdisc_mirror_then_redirect },
-	{ "egress_100_filters", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
-	  .setup = setup_egress_100_filters, .judge = judge_egress_100_filters },
-	{ "forward_egress_mirred", ROUTER, TSE_F_MIRRED_U32, TSE_UDP,
-	  .setup = setup_forward_egress_mirred,
-	  .judge = judge_forward_egress_mirred },
-	{ "forward_egress_bpf_redirect", ROUTER, TSE_F_BASE, TSE_UDP,
-	  .setup = setup_forward_egress_bpf_redirect,
-	  .judge = judge_forward_egress_bpf_redirect },
-	{ "router_two_ifb", { .routed = true, .ifb_ns = TSE_NS_ROUTER, .ifb_in = true },
-	  TSE_F_MIRRED_U32, TSE_UDP, .setup = setup_router_two_ifb,
-	  .judge = judge_router_two_ifb },
-	{ "burst", { .routed = true, .ifb_ns = TSE_NS_ROUTER, .burst_sender = true },
-	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,
-	  .setup = setup_burst, .judge = judge_burst },
-	{ "tcp_stream", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_TCP_STREAM,
-	  .setup = setup_tcp_stream, .judge = judge_tcp_stream },
-	{ "stacked_vlan", { .upper = TSE_UPPER_VLAN, .ifb_ns = TSE_NS_SENDER },
-	  TSE_F_MIRRED_U32 | TSE_F_VLAN, TSE_UDP,
-	  .setup = setup_stacked, .judge = judge_stacked },
-	{ "stacked_macvlan", { .upper = TSE_UPPER_MACVLAN, .ifb_ns = TSE_NS_SENDER },
-	  TSE_F_MIRRED_U32 | TSE_F_MACVLAN, TSE_UDP,
-	  .setup = setup_stacked, .judge = judge_stacked },
-	{ "stacked_bond", { .upper = TSE_UPPER_BOND, .ifb_ns = TSE_NS_SENDER },
-	  TSE_F_MIRRED_U32 | TSE_F_BOND, TSE_UDP,
-	  .setup = setup_stacked, .judge = judge_stacked },
-	{ "stacked_tunnel", { .upper = TSE_UPPER_TUNNEL, .ifb_ns = TSE_NS_SENDER },
-	  TSE_F_MIRRED_U32 | TSE_F_TUNNEL, TSE_UDP,
-	  .setup = setup_stacked, .judge = judge_stacked },
-	{ "shaped_ifb", PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_TBF,
-	  TSE_UDP, .pkts = 16, .setup = setup_shaped_ifb,
-	  .judge = judge_shaped_ifb },
+#include "tse_table.h"
 };
 
 int tse_scenario_count(void)

@@ -11,6 +11,9 @@
  *            va's and vb's addresses above, carries the test's:
  *            198.51.100.1/.2, 2001:db8:3::1/::2)
  *
+ *            (aggregate: a second pair, ve 192.0.2.129/25, 2001:db8:4::1
+ *            <---> vf 192.0.2.130/25, 2001:db8:4::2, into the same ifb)
+ *
  *   routed:  sender  va 192.0.2.1  <--->  ra 192.0.2.254    router
  *                    2001:db8:1::1        2001:db8:1::fe
  *            router  rb 198.51.100.254 <-> vb 198.51.100.2  receiver
@@ -55,6 +58,7 @@ struct tse_devdef {
 	enum tse_ns ns;
 	const char *mac;	/* veths only */
 	const char *addr4, *addr6;
+	const char *prefix4;	/* NULL: 24 */
 };
 
 static const struct tse_devdef pair_devs[TSE_DEVS] = {
@@ -68,6 +72,11 @@ static const struct tse_devdef pair_devs[TSE_DEVS] = {
 	[TSE_IFB_IN] = { "ifb_in" },
 	[TSE_VC] = { "vc", TSE_NS_SENDER, "02:00:00:00:0e:05" },
 	[TSE_VD] = { "vd", TSE_NS_RECEIVER, "02:00:00:00:0e:06" },
+	/* A /25 inside va's /24: the more specific route leaves by ve. */
+	[TSE_VE] = { "va2", TSE_NS_SENDER, "02:00:00:00:0e:07",
+		     "192.0.2.129", "2001:db8:4::1", "25" },
+	[TSE_VF] = { "vb2", TSE_NS_RECEIVER, "02:00:00:00:0e:08",
+		     "192.0.2.130", "2001:db8:4::2", "25" },
 };
 
 static const struct tse_devdef routed_devs[TSE_DEVS] = {
@@ -178,9 +187,11 @@ const char *tse_addr(struct tse_test *t, enum tse_dev dev)
 	return link_addr(t, dev);
 }
 
-static const char *prefix_len(struct tse_test *t)
+static const char *prefix_len(struct tse_test *t, enum tse_dev dev)
 {
-	return t->family == TSE_V6 ? "64" : "24";
+	if (t->family == TSE_V6)
+		return "64";
+	return devdef(t, dev)->prefix4 ?: "24";
 }
 
 int tse_enter(struct tse_test *t, enum tse_ns ns)
@@ -325,10 +336,24 @@ static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
 	return ret;
 }
 
+/*
+ * The command of batch @cmds that failed: iproute2 names its line in
+ * "Command failed -:N". The whole batch's start where it does not.
+ */
+static void failed_command(const char *cmds, const char *err, char *buf, int len)
+{
+	const char *at = strstr(err, "Command failed -:");
+	int line = at ? atoi(at + strlen("Command failed -:")) : 1;
+
+	while (--line > 0 && strchr(cmds, '\n'))
+		cmds = strchr(cmds, '\n') + 1;
+	snprintf(buf, len, "%.*s", (int)strcspn(cmds, "\n"), cmds);
+}
+
 /* Run the queued commands: namespace by namespace, ip before tc. */
 static int tse_flush(struct tse_test *t)
 {
-	char err[512];
+	char err[512], cmd[256];
 	int ns, tool, ret = 0;
 
 	for (ns = 0; ns < TSE_NSS; ns++) {
@@ -336,9 +361,11 @@ static int tse_flush(struct tse_test *t)
 			char *q = t->queue[ns][tool];
 
 			if (!ret && q[0] && run_batch(t->ns[ns], tools[tool], q, err,
-						      sizeof(err)))
-				ret = tse_setup_error(t, "%s -batch failed: %s; input: %.160s",
-						      tools[tool], err, q);
+						      sizeof(err))) {
+				failed_command(q, err, cmd, sizeof(cmd));
+				ret = tse_setup_error(t, "'%s %s' failed: %s", tools[tool],
+						      cmd, err);
+			}
 			q[0] = '\0';
 		}
 	}
@@ -591,6 +618,8 @@ static int load_bpf(struct tse_test *t)
 		return tse_setup_error(t, "open BPF skeleton: %s", strerror(errno));
 	cfg = &t->skel->rodata->cfg;
 	cfg->loop_limit = TSE_LOOP_LIMIT;
+	cfg->breaker = t->breaker;
+	cfg->redirect_both = t->s->shape.aggregate;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
 	cfg->port[TSE_FLOW_UNRELATED] = TSE_PORT + 1;
 	cfg->tcp_port = TSE_TCP_PORT;
@@ -668,15 +697,24 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
  * ND and the solicited-node groups away; "multicast off" keeps an IPv6
  * router's devices from joining all-routers when forwarding is switched
  * on (enable_forwarding()).
+ *
+ * A bare shape (the grid's) gives a device an egress hook only where the
+ * row says: a clsact qdisc makes one, even without a filter. Its
+ * receiver's devices get the ingress qdisc, which counts on ingress and
+ * leaves the egress static key alone.
  */
 #define TSE_SILENT "arp off multicast off up"
 
 static int link_up(struct tse_test *t, enum tse_dev dev)
 {
 	const char *name = tse_dev(t, dev);
+	enum tse_ns ns = tse_dev_ns(t, dev);
+	const char *qdisc = "clsact";
 
-	return tse_queue(t, tse_dev_ns(t, dev), TSE_IP, "link set %s " TSE_SILENT "\n", name) ?:
-	       tse_queue(t, tse_dev_ns(t, dev), TSE_TC, "qdisc add dev %s clsact\n", name);
+	if (t->s->shape.bare)
+		qdisc = ns == TSE_NS_RECEIVER ? "ingress" : NULL;
+	return tse_queue(t, ns, TSE_IP, "link set %s " TSE_SILENT "\n", name) ?:
+	       (qdisc ? tse_queue(t, ns, TSE_TC, "qdisc add dev %s %s\n", name, qdisc) : 0);
 }
 
 /*
@@ -720,16 +758,16 @@ static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 {
 	const char *nodad = t->family == TSE_V6 ? " nodad" : "";
-	enum tse_dev on = tunneled(t) ? dev : addressed(t, dev);
+	enum tse_dev on = tunneled(t) || dev >= TSE_VE ? dev : addressed(t, dev);
 
 	return tse_queue(t, tse_dev_ns(t, dev), TSE_IP,
 		      "address add %s/%s dev %s%s\n"
 		      "neigh replace %s lladdr %s dev %s nud permanent\n",
-		      link_addr(t, dev), prefix_len(t), tse_dev(t, on), nodad,
+		      link_addr(t, dev), prefix_len(t, dev), tse_dev(t, on), nodad,
 		      link_addr(t, peer), link_mac(t, peer), tse_dev(t, on)) ?:
-	       (tunneled(t) ?
+	       (tunneled(t) && dev < TSE_VE ?
 		tse_queue(t, tse_dev_ns(t, dev), TSE_IP, "address add %s/%s dev %s%s\n",
-			  tse_addr(t, dev), prefix_len(t),
+			  tse_addr(t, dev), prefix_len(t, dev),
 			  tse_dev(t, addressed(t, dev)), nodad) : 0);
 }
 
@@ -767,6 +805,10 @@ static int create_pair(struct tse_test *t)
 	if (t->s->shape.monitor &&
 	    (create_veth(t, TSE_VC, TSE_VD) || link_up(t, TSE_VC) || link_up(t, TSE_VD)))
 		return -1;
+	if (t->s->shape.aggregate &&
+	    (create_veth(t, TSE_VE, TSE_VF) || link_up(t, TSE_VE) || link_up(t, TSE_VF) ||
+	     address_link(t, TSE_VE, TSE_VF) || address_link(t, TSE_VF, TSE_VE)))
+		return -1;
 	return address_link(t, TSE_VA, TSE_VB) ?: address_link(t, TSE_VB, TSE_VA);
 }
 
@@ -788,7 +830,10 @@ static int create_routed(struct tse_test *t)
 	       route_through(t, TSE_VB, TSE_RB, TSE_VA);
 }
 
-/* A long queue, so that a burst of 64 never overflows it. */
+/*
+ * A long queue, so that a burst of 64 never overflows it. A clsact for the
+ * gate, unless a program at the hook under test breaks loops instead.
+ */
 static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 {
 	const char *name = tse_dev(t, ifb);
@@ -796,7 +841,8 @@ static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 	return tse_queue(t, tse_dev_ns(t, ifb), TSE_IP,
 		      "link add name %s txqueuelen 1000 type ifb\n"
 		      "link set %s " TSE_SILENT "\n", name, name) ?:
-	       tse_queue(t, tse_dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name);
+	       (t->breaker == TSE_HOOKS ?
+		tse_queue(t, tse_dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name) : 0);
 }
 
 static int lookup_ifindexes(struct tse_test *t)
@@ -878,12 +924,13 @@ int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 		   struct bpf_program *prog)
 {
+	struct bpf_link **link = &t->tcx_link[t->tcx_link[0] != NULL];
 	int err = 0;
 
 	if (tse_enter(t, tse_dev_ns(t, dev)))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	t->tcx_link = bpf_program__attach_tcx(prog, t->ifindex[dev], NULL);
-	if (!t->tcx_link)
+	*link = bpf_program__attach_tcx(prog, t->ifindex[dev], NULL);
+	if (!*link)
 		err = -errno;
 	tse_leave(t);
 	if (err)
@@ -920,6 +967,8 @@ static int attach_ifb_gates(struct tse_test *t)
 {
 	struct bpf_program *gate = t->skel->progs.tse_ifb_gate;
 
+	if (t->breaker != TSE_HOOKS)
+		return 0;
 	return tse_count_at(t, TSE_IFB, true, gate, 1) ?:
 	       (t->s->shape.ifb_in ? tse_count_at(t, TSE_IFB_IN, true, gate, 1) : 0);
 }
@@ -964,7 +1013,8 @@ void tse_topology_destroy(struct tse_test *t)
 {
 	int ns;
 
-	bpf_link__destroy(t->tcx_link);
+	bpf_link__destroy(t->tcx_link[0]);
+	bpf_link__destroy(t->tcx_link[1]);
 	test_tc_redirect_ifb__destroy(t->skel);
 	for (ns = 0; ns < TSE_NSS; ns++) {
 		if (t->nl[ns] >= 0)

@@ -3,7 +3,8 @@
  * Traffic, from the sender's namespace to the receiver's address:
  * - UDP: t->pkts datagrams per flow, one at a time, each carrying a magic
  *   and a sequence number so that every oracle counts test packets one by
- *   one. The redirected flow goes to TSE_PORT, the unrelated one to +1.
+ *   one. The redirected flow goes to TSE_PORT, the unrelated one to +1
+ *   (in aggregate rows: the second device's flow, to vf's address).
  * - UDP burst: the same datagrams in one UDP GSO send. The sender's va
  *   segments it in software, so the datagrams reach the next hop's
  *   receive queue together and are handled in one softirq run.
@@ -54,7 +55,8 @@ static socklen_t receiver_sockaddr(struct tse_test *t, int port,
 {
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
 	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-	const char *addr = tse_addr(t, TSE_VB);
+	bool second = t->s->shape.aggregate && port == TSE_PORT + TSE_FLOW_UNRELATED;
+	const char *addr = tse_addr(t, second ? TSE_VF : TSE_VB);
 
 	memset(ss, 0, sizeof(*ss));
 	if (t->family == TSE_V6) {
@@ -100,13 +102,19 @@ static int tse_socket(struct tse_test *t, enum tse_ns ns, int type, int port)
 	return fd;
 }
 
-/* A packet socket on va, as tcpdump opens one: it sees what va transmits. */
+/* The device the test's packets leave the sender by: the stacked one, if any. */
+static enum tse_dev sender_dev(struct tse_test *t)
+{
+	return t->s->shape.upper ? TSE_UP_A : TSE_VA;
+}
+
+/* A packet socket on the sender's device, as tcpdump opens one. */
 static int tap_open(struct tse_test *t)
 {
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
 		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = t->ifindex[TSE_VA],
+		.sll_ifindex = t->ifindex[sender_dev(t)],
 	};
 
 	if (tse_enter(t, TSE_NS_SENDER))
@@ -115,14 +123,19 @@ static int tap_open(struct tse_test *t)
 			     htons(ETH_P_ALL));
 	tse_leave(t);
 	if (t->tap_sock < 0 || bind(t->tap_sock, (struct sockaddr *)&sll, sizeof(sll)))
-		return tse_setup_error(t, "packet socket on va: %s", strerror(errno));
+		return tse_setup_error(t, "packet socket on %s: %s",
+				       tse_dev(t, sender_dev(t)), strerror(errno));
 	return 0;
 }
 
-/* The test datagram a frame carries, if any: its sequence number, or -1. */
+/*
+ * The test datagram a frame carries, if any: its sequence number, or -1.
+ * A tunnel device's frames start at the IP header.
+ */
 static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
 {
-	int l3 = ETH_HLEN, l4 = t->family == TSE_V6 ? l3 + 40 : l3 + 20;
+	int l3 = t->s->shape.upper == TSE_UPPER_TUNNEL ? 0 : ETH_HLEN;
+	int l4 = t->family == TSE_V6 ? l3 + 40 : l3 + 20;
 	const struct tse_payload *p = (const void *)(f + l4 + 8);
 	__u16 dport;
 
@@ -137,7 +150,7 @@ static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
 	return ntohl(p->seq);
 }
 
-/* Count the redirected datagrams the packet socket saw va send. */
+/* Count the redirected datagrams the packet socket saw leave. */
 static void tap_drain(struct tse_test *t)
 {
 	unsigned char frame[256];
@@ -217,6 +230,11 @@ static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 			    &ds[TSE_VA].gact))
 		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
 				       TSE_GACT_INDEX);
+	if (t->root_gact && t->s->point.site &&
+	    tse_action_pkts(t->nl[TSE_NS_RECEIVER], "gact", TSE_PEER_GACT_INDEX,
+			    &ds[TSE_VB].peer_gact))
+		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
+				       TSE_PEER_GACT_INDEX);
 	return 0;
 }
 

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The grid: rows made of one value of each axis (struct tse_point),
+ * listed in tse_table.h.
+ *
+ *   site       where the redirect to ifb sits: clsact egress u32 + mirred,
+ *              clsact egress cls_bpf bpf_redirect(), a tcx link, the root
+ *              qdisc's u32 + mirred with no egress hook on the device (the
+ *              ifb and LARTC guides' setup), or the same beside a clsact
+ *              that only counts;
+ *   device     the device the redirect sits on: va, or a vlan, macvlan,
+ *              bond or ipip/ip6tnl tunnel over it;
+ *   solo       no egress hook on any other device: the egress static key
+ *              is off in root rows (on the host only if nothing else on
+ *              the machine has one); else the gate on ifb's egress is one;
+ *   aggregate  a second device, ve, redirects its own flow to the same
+ *              ifb, which must return each packet to its own device.
+ *
+ * Every row has every observer that applies to it, and one model
+ * (grid_model()) says what each must show on a correct kernel and on
+ * stock, with the rule that gives it. The observers, and what each
+ * changes of what it observes:
+ *
+ *   hook        a counter first on the site's egress hook (clsact, tcx);
+ *               in root rows none: it would give the device a hook
+ *   clsact      the site's clsact qdisc's packet count: no side effect
+ *   root        the root qdisc, in every row: a counter first, and a
+ *               second filter on the flow choosing class 1:3 whose actions
+ *               mirror to the monitor link vc (and, where the kernel has
+ *               it, run a gact pipe). The qdisc queues what the device
+ *               would send at once: no effect on marks or hooks
+ *   class       how many packets class 1:3 and default class 1:2 sent
+ *   lower       under a stacked device, a counter in va's root qdisc (not
+ *               on va's egress hook, which would be a hook of its own)
+ *   peer        vb's ingress, on an ingress qdisc (no egress hook): a BPF
+ *               counter that also reads the skb's fields, and a u32 + gact
+ *               filter where the kernel has gact
+ *   tap         a packet socket on the site's device: taps see packets
+ *               as they leave
+ *   ifb         ifb's rx and drops; per packet, the gate on its egress
+ *               (not in solo rows)
+ *   delivery    the receiver's socket and vb's rx
+ *   aggregate   ve's own site counter, vf's rx and socket
+ *
+ * Every counter a row attaches is read by one of these.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+#include <string.h>
+
+#include "tse_result.h"
+#include "tse_topology.h"
+#include "tse_oracles.h"
+#include "tse_grid.h"
+
+#define UDP	17
+
+/* The device the row's redirect sits on, for @flow. */
+static enum tse_dev site_dev(struct tse_test *t, enum tse_flow flow)
+{
+	if (flow == TSE_FLOW_UNRELATED)
+		return TSE_VE;
+	return t->s->point.upper ? TSE_UP_A : TSE_VA;
+}
+
+static bool root_site(const struct tse_point *p)
+{
+	return p->site == TSE_SITE_ROOT || p->site == TSE_SITE_ROOT_CLSACT;
+}
+
+static bool has_clsact(const struct tse_point *p)
+{
+	return p->site != TSE_SITE_TCX && p->site != TSE_SITE_ROOT;
+}
+
+/* The hook the site's first program sits on; the loop breaker in solo rows. */
+static enum tse_hook site_hook(const struct tse_point *p)
+{
+	switch (p->site) {
+	case TSE_SITE_CLSACT_BPF:
+	case TSE_SITE_TCX:
+		return TSE_HOOK_REDIRECT;
+	case TSE_SITE_ROOT:
+		return TSE_HOOK_REINJECT;
+	default:
+		return TSE_HOOK_HEAD;
+	}
+}
+
+int tse_grid_breaker(const struct tse_scenario *s)
+{
+	const struct tse_point *p = &s->point;
+
+	if (!p->site || !p->solo)
+		return TSE_HOOKS;
+	return root_site(p) ? TSE_HOOK_REINJECT : site_hook(p);
+}
+
+/* The filter in @dev's root qdisc that redirects @flow to ifb, class 1:3. */
+static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
+{
+	char match[160];
+
+	tse_u32_match(t, UDP, TSE_PORT + flow, match, sizeof(match));
+	return tse_tc(t, TSE_NS_SENDER,
+		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress redirect dev %s\n",
+		      tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
+}
+
+/* The redirect of @flow on @dev, with the site's counter first. */
+static int site_setup(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
+{
+	const struct tse_point *p = &t->s->point;
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+	const char *egress = "egress";
+
+	if (has_clsact(p) && tse_tc(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n",
+				    tse_dev(t, dev)))
+		return -1;
+	if (tse_root_qdisc(t, dev) || tse_count_at_root(t, dev, progs->tse_count_reinject))
+		return -1;
+	switch (p->site) {
+	case TSE_SITE_CLSACT_MIRRED:
+		return tse_count_at(t, dev, true, progs->tse_count_head, 1) ?:
+		       tse_mirred_filter(t, dev, egress, 2, UDP, TSE_PORT + flow, TSE_IFB);
+	case TSE_SITE_CLSACT_BPF:
+		return tse_count_at(t, dev, true, progs->tse_redirect_ifb, 1);
+	case TSE_SITE_TCX:
+		return tse_attach_tcx(t, dev, progs->tse_redirect_ifb_tcx);
+	case TSE_SITE_ROOT_CLSACT:
+		return tse_count_at(t, dev, true, progs->tse_count_head, 1) ?:
+		       root_redirect(t, dev, flow);
+	default:
+		return root_redirect(t, dev, flow);
+	}
+}
+
+/* The second root filter on the flow: class 1:3, a mirror to vc, a gact. */
+static int root_observer(struct tse_test *t, enum tse_dev dev)
+{
+	char match[160], gact[48] = "";
+
+	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
+	if (t->root_gact)
+		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
+	return tse_tc(t, TSE_NS_SENDER,
+		      "filter add dev %s parent 1: prio 3 %s classid 1:%d action mirred egress mirror dev %s%s\n",
+		      tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC), gact) ?:
+	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
+}
+
+/* vb's ingress: a BPF counter, and a u32 + gact filter where there is gact. */
+static int peer_observer(struct tse_test *t)
+{
+	char match[160];
+
+	if (tse_count_at(t, TSE_VB, false, t->skel->progs.tse_count_peer, 1))
+		return -1;
+	/* Over a tunnel vb sees the outer packet, whose ports u32 cannot match. */
+	if (!t->root_gact || t->s->point.upper == TSE_UPPER_TUNNEL)
+		return 0;
+	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
+	return tse_tc(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s action gact pipe index %d\n",
+		      tse_dev(t, TSE_VB), match, TSE_PEER_GACT_INDEX);
+}
+
+/* Under a stacked device, va's root qdisc counts what reaches va. */
+static int lower_observer(struct tse_test *t)
+{
+	if (!t->s->point.upper)
+		return 0;
+	return tse_root_qdisc(t, TSE_VA) ?:
+	       tse_count_at_root(t, TSE_VA, t->skel->progs.tse_count_lower);
+}
+
+int tse_grid_setup(struct tse_test *t)
+{
+	enum tse_dev dev = site_dev(t, TSE_FLOW_REDIRECTED);
+
+	return site_setup(t, dev, TSE_FLOW_REDIRECTED) ?:
+	       (t->s->shape.aggregate ? site_setup(t, TSE_VE, TSE_FLOW_UNRELATED) : 0) ?:
+	       root_observer(t, dev) ?: peer_observer(t) ?: lower_observer(t);
+}
+
+/*
+ * The model. Each observer's value per packet on a correct kernel, and the
+ * rule that gives it; then stock's, where a rule of stock's differs.
+ */
+enum tse_obs {
+	OBS_LOOPED,		/* packets stopped by the loop breaker */
+	OBS_IFB_DROPPED,	/* ifb's drops */
+	OBS_HOOK,		/* the site's egress hook program */
+	OBS_CLSACT,		/* the site's clsact qdisc count */
+	OBS_ROOT,		/* the site device's root qdisc, first filter */
+	OBS_CLASS,		/* class 1:3 of that root qdisc */
+	OBS_DEFAULT_CLASS,	/* its default class 1:2 */
+	OBS_MIRROR,		/* copies the second root filter's mirror made */
+	OBS_ROOT_GACT,		/* the second root filter's gact */
+	OBS_LOWER,		/* va's root qdisc, under a stacked device */
+	OBS_PEER,		/* vb's ingress BPF counter */
+	OBS_PEER_GACT,		/* vb's ingress u32 + gact */
+	OBS_TAP,		/* a packet socket on the site's device */
+	OBS_IFB_GATE,		/* entries into ifb, BPF on its egress */
+	OBS_IFB_RX,		/* ifb's rx_packets */
+	OBS_DELIVERED,		/* copies the receiver got */
+	OBS_PEER_RX,		/* vb's rx_packets */
+	OBS_AGG_SITE,		/* ve's site counter, for its own flow */
+	OBS_AGG_RX,		/* vf's rx_packets */
+	OBS_AGG_DELIVERED,	/* copies vf's receiver got */
+	OBS_COUNT,
+};
+
+struct tse_rule {
+	int value;		/* per packet; -1: the observer does not apply */
+	const char *why;
+};
+
+static const char *const once_per_hook =
+	"an egress hook classifies a packet once: ifb marks what it re-injects, and the hook skips it";
+static const char *const stock_twice =
+	"stock: egress hooks classify packets ifb re-injects again";
+static const char *const stock_iif =
+	"stock: bpf_redirect() leaves skb_iif 0 and ifb drops the packet";
+static const char *const root_twice =
+	"a root qdisc classifies before ifb and after it; the mark makes the redirect's actions skip the second time";
+static const char *const after_ifb =
+	"only the packet ifb re-injected reaches the root qdisc, once";
+static const char *const actions_once = "actions run once per packet";
+static const char *const not_reached =
+	"the redirecting filter matches first, and on re-injection returns its class: the second filter is never reached";
+static const char *const chosen_class = "the packet leaves by the class its filter chose";
+static const char *const mark_gone =
+	"the mark is gone after the first hook or action it meets: later hooks classify each packet once";
+static const char *const delivered_once = "each packet is delivered once, by its own device";
+static const char *const no_loop = "no packet loops";
+static const char *const ifb_keeps = "ifb returns every packet it gets";
+static const char *const enters_once = "each packet enters ifb once";
+
+/* What a correct kernel shows @o in row @p, and why. */
+static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
+{
+	bool root = root_site(p);
+
+	switch (o) {
+	case OBS_LOOPED:
+		return (struct tse_rule){ 0, no_loop };
+	case OBS_IFB_DROPPED:
+		return (struct tse_rule){ 0, ifb_keeps };
+	case OBS_HOOK:
+	case OBS_CLSACT:
+		if (p->site == TSE_SITE_ROOT ||
+		    (o == OBS_CLSACT && !has_clsact(p)))
+			return (struct tse_rule){ -1 };
+		return (struct tse_rule){ 1, once_per_hook };
+	case OBS_ROOT:
+	case OBS_AGG_SITE:
+		if (root || o == OBS_AGG_SITE) {
+			if (o == OBS_AGG_SITE && !p->aggregate)
+				return (struct tse_rule){ -1 };
+			if (root)
+				return (struct tse_rule){ 2, root_twice };
+			return (struct tse_rule){ 1, once_per_hook };
+		}
+		return (struct tse_rule){ 1, after_ifb };
+	case OBS_MIRROR:
+	case OBS_ROOT_GACT:
+		return root ? (struct tse_rule){ 0, not_reached } :
+			      (struct tse_rule){ 1, actions_once };
+	case OBS_DEFAULT_CLASS:
+		return (struct tse_rule){ 0, chosen_class };
+	case OBS_CLASS:
+		return (struct tse_rule){ 1, chosen_class };
+	case OBS_LOWER:
+		if (!p->upper)
+			return (struct tse_rule){ -1 };
+		return (struct tse_rule){ 1, mark_gone };
+	case OBS_PEER_GACT:
+		if (p->upper == TSE_UPPER_TUNNEL)
+			return (struct tse_rule){ -1 };
+		return (struct tse_rule){ 1, mark_gone };
+	case OBS_PEER:
+	case OBS_TAP:
+		return (struct tse_rule){ 1, mark_gone };
+	case OBS_IFB_GATE:
+		if (p->solo)
+			return (struct tse_rule){ -1 };
+		return (struct tse_rule){ 1, enters_once };
+	case OBS_IFB_RX:
+		return (struct tse_rule){ 1 + p->aggregate, enters_once };
+	case OBS_AGG_RX:
+	case OBS_AGG_DELIVERED:
+		if (!p->aggregate)
+			return (struct tse_rule){ -1 };
+		return (struct tse_rule){ 1, delivered_once };
+	default:
+		return (struct tse_rule){ 1, delivered_once };
+	}
+}
+
+/*
+ * Stock's rules: egress hooks classify re-injected packets again, and
+ * bpf_redirect() leaves skb_iif 0, so ifb drops what it redirects. Every
+ * other rule of a correct kernel holds on stock.
+ */
+static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
+{
+	struct tse_rule r = correct_rule(p, o);
+	bool dropped = p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX;
+
+	if (r.value < 0)
+		return r;
+	if (dropped) {
+		switch (o) {
+		case OBS_HOOK:
+		case OBS_CLSACT:
+		case OBS_AGG_SITE:
+		case OBS_IFB_GATE:
+		case OBS_IFB_RX:
+		case OBS_LOOPED:
+		case OBS_DEFAULT_CLASS:
+			return r;
+		case OBS_IFB_DROPPED:
+			return (struct tse_rule){ 1 + p->aggregate, stock_iif };
+		default:
+			return (struct tse_rule){ 0, stock_iif };
+		}
+	}
+	if (o == OBS_HOOK || o == OBS_CLSACT ||
+	    (o == OBS_AGG_SITE && !root_site(p)))
+		return (struct tse_rule){ 2, stock_twice };
+	return r;
+}
+
+/* One observer: its name in failures and records, what it counts, its words. */
+struct tse_observer {
+	const char *key;
+	const char *what;
+	const struct tse_meaning *more, *less;
+};
+
+static const struct tse_observer observers[OBS_COUNT] = {
+	[OBS_LOOPED] = { "looped", "packets stopped by the loop breaker",
+			 &tse_looped, &tse_looped },
+	[OBS_IFB_DROPPED] = { "ifb-dropped", "packets ifb dropped (rx_dropped + tx_dropped)",
+			      &tse_dropped_by_ifb, &tse_dropped_by_ifb },
+	[OBS_HOOK] = { "hook", "runs of the egress hook's first program per packet (BPF)",
+		       &tse_reclassified, &tse_skipped },
+	[OBS_CLSACT] = { "clsact", "test packets the clsact qdisc counted",
+			 &tse_reclassified, &tse_skipped },
+	[OBS_ROOT] = { "root", "runs of the root qdisc's first filter per packet (BPF)",
+		       &tse_reclassified, &tse_skipped },
+	[OBS_CLASS] = { "class", "packets class 1:3 (the filter's) sent, fences aside",
+			&tse_duplicated, &tse_misclassified },
+	[OBS_DEFAULT_CLASS] = { "default-class", "packets default class 1:2 sent",
+				&tse_misclassified, &tse_misclassified },
+	[OBS_MIRROR] = { "root-mirror", "copies the second root filter's mirror made per packet (BPF on vd)",
+			 &tse_actions_repeated, &tse_actions_skipped },
+	[OBS_ROOT_GACT] = { "root-gact", "packets the second root filter's gact counted, fences aside",
+			    &tse_actions_repeated, &tse_actions_skipped },
+	[OBS_LOWER] = { "lower", "runs of va's root qdisc counter, below the stacked device, per packet (BPF)",
+			&tse_duplicated, &tse_not_delivered },
+	[OBS_PEER] = { "peer", "runs of vb's ingress counter per packet (BPF)",
+		       &tse_reclassified, &tse_skipped },
+	[OBS_PEER_GACT] = { "peer-gact", "packets vb's ingress u32 + gact counted, fences aside",
+			    &tse_reclassified, &tse_skipped },
+	[OBS_TAP] = { "tap", "copies a packet socket on the device saw leave per packet",
+		      &tse_duplicated, &tse_not_delivered },
+	[OBS_IFB_GATE] = { "ifb-gate", "entries into ifb per packet (BPF on its egress)",
+			   &tse_looped, &tse_not_redirected },
+	[OBS_IFB_RX] = { "ifb-rx", "test packets ifb received (rx_packets), fences aside",
+			 &tse_looped, &tse_not_redirected },
+	[OBS_DELIVERED] = { "delivered", "copies the receiver got per packet",
+			    &tse_duplicated, &tse_not_delivered },
+	[OBS_PEER_RX] = { "peer-rx", "packets vb received (veth rx_packets), fences aside",
+			  &tse_wrong_device, &tse_not_delivered },
+	[OBS_AGG_SITE] = { "aggregate-site", "runs of ve's site counter per packet of its flow (BPF)",
+			   &tse_reclassified, &tse_skipped },
+	[OBS_AGG_RX] = { "aggregate-rx", "packets vf received (veth rx_packets), fences aside",
+			 &tse_duplicated, &tse_wrong_device },
+	[OBS_AGG_DELIVERED] = { "aggregate-delivered", "copies vf's receiver got per packet",
+				&tse_duplicated, &tse_wrong_device },
+};
+
+/*
+ * Check one observation against the model: @row per packet, else @total
+ * for all the row's packets. A failure says the rule a correct kernel
+ * keeps, or, where the kernel shows what stock shows, stock's rule.
+ */
+static void observe(struct tse_test *t, enum tse_obs o, const unsigned int *row,
+		    long long total)
+{
+	const struct tse_point *p = &t->s->point;
+	struct tse_rule want = correct_rule(p, o), stock = stock_rule(p, o);
+	const struct tse_observer *obs = &observers[o];
+	struct tse_meaning more = { obs->more->word, want.why };
+	struct tse_meaning less = { obs->less->word, want.why };
+	int n = row ? 1 : t->pkts;
+	char where[40];
+	struct tse_check *c;
+
+	if (want.value < 0)
+		return;
+	snprintf(where, sizeof(where), "model.%s", obs->key);
+	if (row)
+		c = __tse_expect_each(where, t, obs->what, row, want.value, &more, &less);
+	else
+		c = __tse_expect(where, t, obs->what, total, (long long)want.value * n,
+				 &more, &less);
+	if (!c)
+		return;
+	c->stock = (long long)stock.value * n;
+	if (!tse_check_ok(c) && stock.why != want.why && c->got == c->stock)
+		c->meaning = stock.why;
+}
+
+static long long sum(const unsigned int *row, int n)
+{
+	long long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		s += row[i];
+	return s;
+}
+
+/*
+ * Packets of the test's flows on each link, fences aside. Only the first
+ * flow has a fence: the second's packets each have an outcome (their
+ * arrival) before the fence goes.
+ */
+static void observe_links(struct tse_test *t)
+{
+	observe(t, OBS_IFB_RX, NULL, (long long)tse_moved(t, TSE_IFB).rx - t->fences);
+	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - t->fences);
+	observe(t, OBS_AGG_RX, NULL, (long long)tse_moved(t, TSE_VF).rx);
+}
+
+static void observe_root(struct tse_test *t)
+{
+	enum tse_dev dev = site_dev(t, TSE_FLOW_REDIRECTED);
+
+	observe(t, OBS_ROOT, tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED), 0);
+	observe(t, OBS_CLASS, NULL,
+		tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->fences);
+	observe(t, OBS_DEFAULT_CLASS, NULL, tse_moved_class(t, dev, TSE_DEFAULT_CLASS));
+	observe(t, OBS_MIRROR, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
+	if (t->root_gact)
+		observe(t, OBS_ROOT_GACT, NULL,
+			(long long)tse_moved(t, TSE_VA).gact -
+			(root_site(&t->s->point) ? 0 : t->fences));
+}
+
+static void observe_peer(struct tse_test *t)
+{
+	observe(t, OBS_PEER, tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0);
+	if (t->root_gact)
+		observe(t, OBS_PEER_GACT, NULL,
+			(long long)tse_moved(t, TSE_VB).peer_gact - t->fences);
+	tse_expect_peer_fields(t);
+	observe(t, OBS_TAP, t->tapped, 0);
+}
+
+/*
+ * The outcomes that end a packet's way come first (a loop, a drop in ifb):
+ * they explain every count after them. Then the hooks in the order the
+ * packet meets them, then what arrived.
+ */
+void tse_grid_judge(struct tse_test *t)
+{
+	const struct tse_point *p = &t->s->point;
+	struct tse_counters *bpf = &t->skel->bss->counters;
+	enum tse_hook hook = site_hook(p);
+
+	observe(t, OBS_LOOPED, NULL,
+		sum(bpf->looped[TSE_FLOW_REDIRECTED], t->pkts) +
+		sum(bpf->looped[TSE_FLOW_UNRELATED], t->pkts));
+	observe(t, OBS_IFB_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB).dropped);
+	if (p->site != TSE_SITE_ROOT)
+		observe(t, OBS_HOOK, tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED), 0);
+	if (has_clsact(p))
+		observe(t, OBS_CLSACT, NULL,
+			(long long)tse_moved(t, site_dev(t, TSE_FLOW_REDIRECTED)).clsact -
+			tse_background(t, hook));
+	observe_root(t);
+	observe(t, OBS_LOWER, tse_bpf_row(t, TSE_HOOK_LOWER, TSE_FLOW_REDIRECTED), 0);
+	if (!p->solo)
+		observe(t, OBS_IFB_GATE, tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0);
+	observe_peer(t);
+	observe(t, OBS_DELIVERED, t->delivered[TSE_FLOW_REDIRECTED], 0);
+	if (p->aggregate) {
+		observe(t, OBS_AGG_SITE,
+			tse_bpf_row(t, root_site(p) ? TSE_HOOK_REINJECT : hook,
+				    TSE_FLOW_UNRELATED), 0);
+		observe(t, OBS_AGG_DELIVERED, t->delivered[TSE_FLOW_UNRELATED], 0);
+	}
+	observe_links(t);
+}

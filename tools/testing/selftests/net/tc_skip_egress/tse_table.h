@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scenarios: each line is one test, for IPv4 and IPv6, in both front
+ * ends (tse_scenarios.c makes it a table entry, tc_skip_egress.c a TEST_F,
+ * test_progs a subtest), and a row of the expected matrices. A scenario is
+ * added here, and nowhere else.
+ *
+ * TSE_GRID(name, site, device, solo, aggregate): a point of the grid
+ * (tse_grid.c), judged by the model. Its name says its axes: the site's,
+ * then the device's, then _solo (no egress hook on any other device) and
+ * _aggregate (a second device into the same ifb). The points cover every
+ * site on every device, and every pair of values of any two axes.
+ *
+ * TSE_ROW(name, shape, features, traffic, ...): a hand-written scenario,
+ * for what the grid has no axis for, with its own setup and judge
+ * (tse_scenarios.c).
+ *
+ * This file is included with the two macros defined, once per use.
+ */
+TSE_GRID(egress_mirred, CLSACT_MIRRED, NONE, false, false)
+TSE_GRID(egress_mirred_vlan_solo, CLSACT_MIRRED, VLAN, true, false)
+TSE_GRID(egress_mirred_macvlan_aggregate, CLSACT_MIRRED, MACVLAN, false, true)
+TSE_GRID(egress_mirred_bond_solo, CLSACT_MIRRED, BOND, true, false)
+TSE_GRID(egress_mirred_tunnel, CLSACT_MIRRED, TUNNEL, false, false)
+TSE_GRID(egress_bpf_redirect, CLSACT_BPF, NONE, false, false)
+TSE_GRID(egress_bpf_redirect_vlan_solo_aggregate, CLSACT_BPF, VLAN, true, true)
+TSE_GRID(egress_bpf_redirect_macvlan_solo, CLSACT_BPF, MACVLAN, true, false)
+TSE_GRID(egress_bpf_redirect_bond, CLSACT_BPF, BOND, false, false)
+TSE_GRID(egress_bpf_redirect_tunnel_solo, CLSACT_BPF, TUNNEL, true, false)
+TSE_GRID(egress_tcx_redirect, TCX, NONE, false, false)
+TSE_GRID(egress_tcx_redirect_vlan, TCX, VLAN, false, false)
+TSE_GRID(egress_tcx_redirect_macvlan_solo, TCX, MACVLAN, true, false)
+TSE_GRID(egress_tcx_redirect_bond_solo, TCX, BOND, true, false)
+TSE_GRID(egress_tcx_redirect_tunnel_solo_aggregate, TCX, TUNNEL, true, true)
+TSE_GRID(root_qdisc_mirred_solo, ROOT, NONE, true, false)
+TSE_GRID(root_qdisc_mirred_solo_aggregate, ROOT, NONE, true, true)
+TSE_GRID(root_qdisc_mirred_vlan_solo, ROOT, VLAN, true, false)
+TSE_GRID(root_qdisc_mirred_macvlan, ROOT, MACVLAN, false, false)
+TSE_GRID(root_qdisc_mirred_bond_solo, ROOT, BOND, true, false)
+TSE_GRID(root_qdisc_mirred_tunnel_solo, ROOT, TUNNEL, true, false)
+TSE_GRID(root_qdisc_mirred_with_clsact, ROOT_CLSACT, NONE, false, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_vlan, ROOT_CLSACT, VLAN, false, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_macvlan_solo, ROOT_CLSACT, MACVLAN, true, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_bond_solo_aggregate, ROOT_CLSACT, BOND, true, true)
+TSE_GRID(root_qdisc_mirred_with_clsact_tunnel, ROOT_CLSACT, TUNNEL, false, false)
+TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
+	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
+TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,
+	.setup = setup_ingress_bpf_redirect, .judge = judge_ingress_bpf_redirect)
+TSE_ROW(egress_unrelated, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
+	.unrelated = true, .setup = setup_egress_mirred, .judge = judge_egress_unrelated)
+TSE_ROW(gso_after_ifb, { .ifb_ns = TSE_NS_SENDER, .burst_sender = true },
+	TSE_F_MIRRED_U32, TSE_UDP_BURST, .pkts = 8,
+	.setup = setup_peer_ingress_once, .judge = judge_gso_after_ifb)
+TSE_ROW(root_qdisc_mirror_then_redirect, { .ifb_ns = TSE_NS_SENDER, .monitor = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	.setup = setup_root_qdisc_mirror_then_redirect,
+	.judge = judge_root_qdisc_mirror_then_redirect)
+TSE_ROW(egress_100_filters, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
+	.setup = setup_egress_100_filters, .judge = judge_egress_100_filters)
+TSE_ROW(forward_egress_mirred, ROUTER, TSE_F_MIRRED_U32, TSE_UDP,
+	.setup = setup_forward_egress_mirred, .judge = judge_forward_egress_mirred)
+TSE_ROW(forward_egress_bpf_redirect, ROUTER, TSE_F_BASE, TSE_UDP,
+	.setup = setup_forward_egress_bpf_redirect,
+	.judge = judge_forward_egress_bpf_redirect)
+TSE_ROW(router_two_ifb, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .ifb_in = true },
+	TSE_F_MIRRED_U32, TSE_UDP, .setup = setup_router_two_ifb,
+	.judge = judge_router_two_ifb)
+TSE_ROW(burst, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .burst_sender = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,
+	.setup = setup_burst, .judge = judge_burst)
+TSE_ROW(tcp_stream, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_TCP_STREAM,
+	.setup = setup_tcp_stream, .judge = judge_tcp_stream)
+TSE_ROW(shaped_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_TBF, TSE_UDP,
+	.pkts = 16, .setup = setup_shaped_ifb, .judge = judge_shaped_ifb)
