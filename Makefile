@@ -72,7 +72,7 @@ suite: overlay
 	@$(MAKE) -s -C $(SELFTESTS)/$(TSE_TARGET) OUTPUT=$(OUT) \
 		LIBBPF_OUT=$(BUILD)/libbpf BPFTOOL=$(BUILD)/bpftool/bpftool
 
-# T names tests to run, e.g. T='egress_mirred.ipv4 peer_ingress_once.ipv6'.
+# T names tests to run, e.g. T='egress_mirred.ipv4 root_qdisc_mirred_solo.ipv6'.
 run_tests: suite
 	@scripts/run-suite.sh $(foreach t,$(T),-t $(t))
 

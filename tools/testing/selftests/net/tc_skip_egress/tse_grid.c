@@ -151,6 +151,16 @@ static int root_observer(struct tse_test *t, enum tse_dev dev)
 	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
 }
 
+/*
+ * Whether u32's "protocol ip" match sees the test packet at vb's ingress:
+ * not over a tunnel (vb gets the outer packet) nor a vlan (vb gets the
+ * tagged frame, protocol 802.1Q). The BPF counter reads through both.
+ */
+static bool peer_u32_matches(const struct tse_point *p)
+{
+	return p->upper != TSE_UPPER_TUNNEL && p->upper != TSE_UPPER_VLAN;
+}
+
 /* vb's ingress: a BPF counter, and a u32 + gact filter where there is gact. */
 static int peer_observer(struct tse_test *t)
 {
@@ -158,8 +168,7 @@ static int peer_observer(struct tse_test *t)
 
 	if (tse_count_at(t, TSE_VB, false, t->skel->progs.tse_count_peer, 1))
 		return -1;
-	/* Over a tunnel vb sees the outer packet, whose ports u32 cannot match. */
-	if (!t->root_gact || t->s->point.upper == TSE_UPPER_TUNNEL)
+	if (!t->root_gact || !peer_u32_matches(&t->s->point))
 		return 0;
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
 	return tse_tc(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s action gact pipe index %d\n",
@@ -277,7 +286,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 			return (struct tse_rule){ -1 };
 		return (struct tse_rule){ 1, mark_gone };
 	case OBS_PEER_GACT:
-		if (p->upper == TSE_UPPER_TUNNEL)
+		if (!peer_u32_matches(p))
 			return (struct tse_rule){ -1 };
 		return (struct tse_rule){ 1, mark_gone };
 	case OBS_PEER:

@@ -351,21 +351,6 @@ void tse_expect_gso_once(struct tse_test *t)
 		   &tse_reclassified, &tse_skipped);
 }
 
-/* A packet socket on va saw each packet leave once, as on stock. */
-void tse_expect_tapped_once(struct tse_test *t)
-{
-	static const struct tse_meaning tapped_again = {
-		"tapped-again",
-		"a packet socket on the device saw packets ifb re-injected more than once"
-	};
-	static const struct tse_meaning not_tapped = {
-		"not-tapped", "a packet socket on the device missed packets ifb re-injected"
-	};
-
-	tse_expect_each(t, "copies a packet socket on va saw leave per packet (PACKET_OUTGOING)",
-			t->tapped, 1, &tapped_again, &not_tapped);
-}
-
 /* The burst reached ifb together: ifb handled more than one at once. */
 void tse_expect_batched(struct tse_test *t)
 {

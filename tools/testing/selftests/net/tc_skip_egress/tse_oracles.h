@@ -36,7 +36,6 @@ void tse_expect_root_actions(struct tse_test *t);
 void tse_expect_root_class(struct tse_test *t, enum tse_dev dev);
 void tse_expect_peer_fields(struct tse_test *t);
 void tse_expect_gso_once(struct tse_test *t);
-void tse_expect_tapped_once(struct tse_test *t);
 void tse_expect_batched(struct tse_test *t);
 void tse_expect_shaped(struct tse_test *t);
 void tse_expect_stream(struct tse_test *t);

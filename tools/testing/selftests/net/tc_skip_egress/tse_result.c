@@ -142,14 +142,18 @@ void tse_format_check(const struct tse_check *c, char *buf, int len)
 {
 	const char *op = c->cmp == TSE_GE ? "at least " : "";
 
+	char stock[32] = "";
+
+	if (c->stock >= 0)
+		snprintf(stock, sizeof(stock), " (stock: %lld)", c->stock);
 	if (tse_check_ok(c))
 		snprintf(buf, len, "%s: %lld, as expected", c->what, c->got);
 	else if (c->total)
-		snprintf(buf, len, "%s: %lld for %d of %d packets, expected %lld: %s",
-			 c->what, c->got, c->bad, c->total, c->want, c->meaning);
+		snprintf(buf, len, "%s: %lld for %d of %d packets, expected %lld%s: %s",
+			 c->what, c->got, c->bad, c->total, c->want, stock, c->meaning);
 	else
-		snprintf(buf, len, "%s: %lld, expected %s%lld: %s",
-			 c->what, c->got, op, c->want, c->meaning);
+		snprintf(buf, len, "%s: %lld, expected %s%lld%s: %s",
+			 c->what, c->got, op, c->want, stock, c->meaning);
 }
 
 /*
