@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The scenarios: each line is one test, for IPv4 and IPv6, in both front
- * ends (tse_scenarios.c makes it a table entry, tc_skip_egress.c a TEST_F,
- * test_progs a subtest), and a row of the expected matrices. A scenario is
- * added here, and nowhere else.
+ * ends (tse_scenarios.c makes it a table entry, from which the harness
+ * registers a test and test_progs runs a subtest), and a row of the
+ * expected matrices. A scenario is added here, and nowhere else.
  *
  * TSE_GRID(name, site, device, solo, aggregate): a point of the grid
  * (tse_grid.c), judged by the model. Its name says its axes: the site's,
@@ -15,7 +15,7 @@
  * for what the grid has no axis for, with its own setup and judge
  * (tse_scenarios.c).
  *
- * This file is included with the two macros defined, once per use.
+ * tse_scenarios.c includes this file with the two macros defined.
  */
 TSE_GRID(egress_mirred, CLSACT_MIRRED, NONE, false, false)
 TSE_GRID(egress_mirred_vlan_solo, CLSACT_MIRRED, VLAN, true, false)
