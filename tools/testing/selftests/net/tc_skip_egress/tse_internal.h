@@ -218,6 +218,7 @@ struct tse_test {
 	__u32 other_before[TSE_HOOKS];	/* BPF background counts at "before" */
 	__u32 fence_before[TSE_HOOKS];	/* and fence counts */
 	struct tse_result *res;
+	bool recorded;			/* its observations written (TSE_RECORD) */
 	struct timespec start;
 };
 

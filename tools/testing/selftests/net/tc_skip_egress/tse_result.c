@@ -262,20 +262,23 @@ struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
  * as an observation, one line each, tab-separated: the row (scenario.ipvN),
  * where it was judged, what was observed, the value seen (the first
  * packet's that differs, for per-packet checks), what a correct kernel
- * gives, what stock gives (-1: no model), and each packet's count. A
- * line "ROW .end N" closes the row's N observations: a cut-short file
- * shows. Both front ends link this: one format for both.
+ * gives, what stock gives (-1: no model), and each packet's count. A line
+ * "ROW .end N STATUS" closes the row: N observations, and pass, fail or
+ * skip. Every test that was set up writes one, so a row without it was cut
+ * short. Both front ends link this: one format for both.
  */
 void tse_record(struct tse_test *t)
 {
+	static const char *const status[] = { "pass", "fail", "skip" };
 	const char *path = getenv("TSE_RECORD");
 	const struct tse_result *res = t->res;
 	char buf[TSE_MAX_CHECKS * 320 + 128];
 	const struct tse_check *c;
 	int i, fd, len = 0;
 
-	if (!path || !*path)
+	if (!path || !*path || t->recorded)
 		return;
+	t->recorded = true;
 	for (i = 0; i < res->nr_checks; i++) {
 		c = &res->checks[i];
 		len += snprintf(buf + len, sizeof(buf) - len,
@@ -284,11 +287,12 @@ void tse_record(struct tse_test *t)
 				c->what, c->got, c->want, c->stock,
 				c->values[0] ? c->values : "-");
 	}
-	len += snprintf(buf + len, sizeof(buf) - len, "%s.%s\t.end\t%d\n",
-			t->s->name, tse_family_name(t->family), res->nr_checks);
+	len += snprintf(buf + len, sizeof(buf) - len, "%s.%s\t.end\t%d\t%s\n",
+			t->s->name, tse_family_name(t->family), res->nr_checks,
+			status[res->status]);
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, buf, len) != len)
-		tse_setup_error(t, "cannot append the observations to %s (TSE_RECORD)", path);
+		fprintf(stderr, "cannot append the observations to %s (TSE_RECORD)\n", path);
 	if (fd >= 0)
 		close(fd);
 }

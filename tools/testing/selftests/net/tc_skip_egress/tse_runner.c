@@ -76,11 +76,15 @@ struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
 	tse_test_init(t, s, family, res);
 	if (geteuid() != 0) {
 		tse_skip(t, "needs root: network namespaces, tc and BPF");
+		tse_record(t);
 		return t;
 	}
 	tse_kernel_log_start(t);
 	if (!tse_topology_create(t) && !s->setup(t))
 		tse_traffic_open(t);
+	/* A front end may not tear down what did not set up: record it now. */
+	if (res->status != TSE_PASS)
+		tse_record(t);
 	return t;
 }
 
@@ -92,7 +96,6 @@ void tse_exercise(struct tse_test *t)
 		tse_expect_quiet(t);
 		t->s->judge(t);
 		tse_kernel_log_check(t);
-		tse_record(t);
 	}
 	t->res->seconds = seconds_since(&t->start);
 }
@@ -102,6 +105,7 @@ void tse_teardown(struct tse_test *t)
 	if (!t)
 		return;
 	if (t->s) {
+		tse_record(t);
 		tse_traffic_close(t);
 		tse_topology_destroy(t);
 	}
