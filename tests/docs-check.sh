@@ -21,6 +21,8 @@
 #   tests/docs-check.sh            all of it, on README.md and docs/*.md
 #   tests/docs-check.sh FILE...    the citations, targets and markers of
 #                                  FILE... alone (tests/selftest.sh)
+#   tests/docs-check.sh --scenario-rows README GRID <NAMES
+#                                  the scenario tables' check alone
 #
 # Run alone or sourced by tests/run.sh, whose pass and fail count its
 # results.
@@ -334,7 +336,11 @@ docs_check()
 	docs_refs "$TOP/README.md" "$TOP"/docs/*.md
 }
 
-if [ -n "${docs_alone:-}" ] && [ $# -gt 0 ]; then
+if [ -n "${docs_alone:-}" ] && [ "${1:-}" = --scenario-rows ]; then
+	shift
+	out=$(docs_scenario_rows "$@")
+	[ -z "$out" ] || { echo "$out"; exit 1; }
+elif [ -n "${docs_alone:-}" ] && [ $# -gt 0 ]; then
 	docs_refs "$@"
 	summary
 elif [ -n "${docs_alone:-}" ]; then

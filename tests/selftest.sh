@@ -1431,6 +1431,29 @@ st_docs_refs()
 		"$TOP/tests/docs-check.sh" "$d/bad.md"
 }
 
+# The docs' scenario tables: each test of tse_table.h a row, once, in
+# README's or docs/grid.md's; no row that is no test.
+st_scenario_rows()
+{
+	local d=$ST/rows names='a_row
+grid_point'
+
+	mkdir -p "$d"
+	printf '## The scenarios\n\n| test |\n|---|\n| `a_row` |\n' >"$d/README.md"
+	printf '## The points\n\n| test |\n|---|\n| `grid_point` |\n' >"$d/grid.md"
+	expect pass "docs-check, scenario tables with a row for each test" \
+		"$TOP/tests/docs-check.sh" --scenario-rows "$d/README.md" "$d/grid.md" <<<"$names"
+	expect fail "docs-check, a test with no row" \
+		"$TOP/tests/docs-check.sh" --scenario-rows "$d/README.md" "$d/grid.md" \
+		<<<"$names
+new_point"
+	expect fail "docs-check, a row that is no test" \
+		"$TOP/tests/docs-check.sh" --scenario-rows "$d/README.md" "$d/grid.md" <<<"a_row"
+	expect fail "docs-check, a test with a row in both tables" \
+		"$TOP/tests/docs-check.sh" --scenario-rows "$d/README.md" "$d/README.md" \
+		"$d/grid.md" <<<"$names"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup()
 {
@@ -1476,6 +1499,7 @@ selftests()
 	st_set_u
 	st_make_steps
 	st_docs_refs
+	st_scenario_rows
 	selftests_cleanup
 }
 
