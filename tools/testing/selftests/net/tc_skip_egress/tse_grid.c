@@ -13,7 +13,7 @@
  *   solo       no egress hook on any other device: the egress static key
  *              is off in root rows (on the host only if nothing else on
  *              the machine has one); else the gate on ifb's egress is one;
- *   aggregate  a second device, ve, redirects its own flow to the same
+ *   aggregate  a second device, va2, redirects its own flow to the same
  *              ifb, which must return each packet to its own device.
  *
  * Every row has every observer that applies to it, and one model
@@ -40,7 +40,7 @@
  *   ifb         ifb's rx and drops; per packet, the gate on its egress
  *               (not in solo rows)
  *   delivery    the receiver's socket and vb's rx
- *   aggregate   ve's own site counter, vf's rx and socket
+ *   aggregate   va2's own site counter, vb2's rx and socket
  *
  * Every counter a row attaches is read by one of these.
  */
@@ -215,9 +215,9 @@ enum tse_obs {
 	OBS_IFB_RX,		/* ifb's rx_packets */
 	OBS_DELIVERED,		/* copies the receiver got */
 	OBS_PEER_RX,		/* vb's rx_packets */
-	OBS_AGG_SITE,		/* ve's site counter, for its own flow */
-	OBS_AGG_RX,		/* vf's rx_packets */
-	OBS_AGG_DELIVERED,	/* copies vf's receiver got */
+	OBS_AGG_SITE,		/* va2's site counter, for its own flow */
+	OBS_AGG_RX,		/* vb2's rx_packets */
+	OBS_AGG_DELIVERED,	/* copies vb2's receiver got */
 	OBS_COUNT,
 };
 
@@ -384,11 +384,11 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			    &tse_duplicated, &tse_not_delivered },
 	[OBS_PEER_RX] = { "peer-rx", "packets vb received (veth rx_packets), fences aside",
 			  &tse_wrong_device, &tse_not_delivered },
-	[OBS_AGG_SITE] = { "aggregate-site", "runs of ve's site counter per packet of its flow (BPF)",
+	[OBS_AGG_SITE] = { "aggregate-site", "runs of va2's site counter per packet of its flow (BPF)",
 			   &tse_reclassified, &tse_skipped },
-	[OBS_AGG_RX] = { "aggregate-rx", "packets vf received (veth rx_packets), fences aside",
+	[OBS_AGG_RX] = { "aggregate-rx", "packets vb2 received (veth rx_packets)",
 			 &tse_duplicated, &tse_wrong_device },
-	[OBS_AGG_DELIVERED] = { "aggregate-delivered", "copies vf's receiver got per packet",
+	[OBS_AGG_DELIVERED] = { "aggregate-delivered", "copies vb2's receiver got per packet",
 				&tse_duplicated, &tse_wrong_device },
 };
 

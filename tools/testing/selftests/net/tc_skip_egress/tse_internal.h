@@ -64,8 +64,8 @@ enum tse_dev {
 	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
 	TSE_VC,		/* the sender's monitor veth, a root action's target */
 	TSE_VD,		/* its peer, where the copies are counted */
-	TSE_VE,		/* the grid's second device into the one ifb */
-	TSE_VF,		/* its peer, the second flow's receiver */
+	TSE_VE,		/* va2, the grid's second device into the one ifb */
+	TSE_VF,		/* vb2, its peer, the second flow's receiver */
 	TSE_DEVS,
 };
 
@@ -138,7 +138,7 @@ struct tse_shape {
 	bool burst_sender;	/* va segments in software: GSO sends burst */
 	bool monitor;		/* a second veth pair, vc - vd, for mirrors */
 	bool tap;		/* a packet socket on va counts what it sends */
-	bool aggregate;		/* a second veth pair, ve - vf */
+	bool aggregate;		/* a second veth pair, va2 - vb2 */
 	bool bare;		/* clsact only where the scenario adds one */
 };
 

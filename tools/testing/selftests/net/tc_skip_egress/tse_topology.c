@@ -11,8 +11,8 @@
  *            va's and vb's addresses above, carries the test's:
  *            198.51.100.1/.2, 2001:db8:3::1/::2)
  *
- *            (aggregate: a second pair, ve 192.0.2.129/25, 2001:db8:4::1
- *            <---> vf 192.0.2.130/25, 2001:db8:4::2, into the same ifb)
+ *            (aggregate: a second pair, va2 192.0.2.129/25, 2001:db8:4::1
+ *            <---> vb2 192.0.2.130/25, 2001:db8:4::2, into the same ifb)
  *
  *   routed:  sender  va 192.0.2.1  <--->  ra 192.0.2.254    router
  *                    2001:db8:1::1        2001:db8:1::fe
@@ -72,7 +72,7 @@ static const struct tse_devdef pair_devs[TSE_DEVS] = {
 	[TSE_IFB_IN] = { "ifb_in" },
 	[TSE_VC] = { "vc", TSE_NS_SENDER, "02:00:00:00:0e:05" },
 	[TSE_VD] = { "vd", TSE_NS_RECEIVER, "02:00:00:00:0e:06" },
-	/* A /25 inside va's /24: the more specific route leaves by ve. */
+	/* A /25 inside va's /24: the more specific route leaves by va2. */
 	[TSE_VE] = { "va2", TSE_NS_SENDER, "02:00:00:00:0e:07",
 		     "192.0.2.129", "2001:db8:4::1", "25" },
 	[TSE_VF] = { "vb2", TSE_NS_RECEIVER, "02:00:00:00:0e:08",

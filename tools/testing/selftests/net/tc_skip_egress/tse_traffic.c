@@ -4,7 +4,7 @@
  * - UDP: t->pkts datagrams per flow, one at a time, each carrying a magic
  *   and a sequence number so that every oracle counts test packets one by
  *   one. The redirected flow goes to TSE_PORT, the unrelated one to +1
- *   (in aggregate rows: the second device's flow, to vf's address).
+ *   (in aggregate rows: the second device's flow, to vb2's address).
  * - UDP burst: the same datagrams in one UDP GSO send. The sender's va
  *   segments it in software, so the datagrams reach the next hop's
  *   receive queue together and are handled in one softirq run.
