@@ -264,15 +264,15 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 			return (struct tse_rule){ -1 };
 		return (struct tse_rule){ 1, once_per_hook };
 	case OBS_ROOT:
-	case OBS_AGG_SITE:
-		if (root || o == OBS_AGG_SITE) {
-			if (o == OBS_AGG_SITE && !p->aggregate)
-				return (struct tse_rule){ -1 };
-			if (root)
-				return (struct tse_rule){ 2, root_twice };
-			return (struct tse_rule){ 1, once_per_hook };
-		}
+		if (root)
+			return (struct tse_rule){ 2, root_twice };
 		return (struct tse_rule){ 1, after_ifb };
+	case OBS_AGG_SITE:
+		if (!p->aggregate)
+			return (struct tse_rule){ -1 };
+		if (root)
+			return (struct tse_rule){ 2, root_twice };
+		return (struct tse_rule){ 1, once_per_hook };
 	case OBS_MIRROR:
 	case OBS_ROOT_GACT:
 		return root ? (struct tse_rule){ 0, not_reached } :
