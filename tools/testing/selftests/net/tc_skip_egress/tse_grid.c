@@ -109,46 +109,39 @@ static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flo
 		      tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
 }
 
-/* The redirect of @flow on @dev, with the site's counter first. */
-static int site_setup(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
+/* The site's qdiscs and u32 filters on @dev, for @flow. */
+static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
 {
 	const struct tse_point *p = &t->s->point;
-	typeof(t->skel->progs) *progs = &t->skel->progs;
-	const char *egress = "egress";
 
-	if (has_clsact(p) && tse_tc(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n",
-				    tse_dev(t, dev)))
+	if (has_clsact(p) &&
+	    tse_tc(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n", tse_dev(t, dev)))
 		return -1;
-	if (tse_root_qdisc(t, dev) || tse_count_at_root(t, dev, progs->tse_count_reinject))
+	if (tse_root_qdisc(t, dev))
 		return -1;
-	switch (p->site) {
+	if (p->site == TSE_SITE_CLSACT_MIRRED)
+		return tse_mirred_filter(t, dev, "egress", 2, UDP, TSE_PORT + flow, TSE_IFB);
+	return root_site(p) ? root_redirect(t, dev, flow) : 0;
+}
+
+/* The site's programs on @dev: its counter first, or its bpf_redirect(). */
+static int site_programs(struct tse_test *t, enum tse_dev dev)
+{
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+
+	if (tse_count_at_root(t, dev, progs->tse_count_reinject))
+		return -1;
+	switch (t->s->point.site) {
 	case TSE_SITE_CLSACT_MIRRED:
-		return tse_count_at(t, dev, true, progs->tse_count_head, 1) ?:
-		       tse_mirred_filter(t, dev, egress, 2, UDP, TSE_PORT + flow, TSE_IFB);
+	case TSE_SITE_ROOT_CLSACT:
+		return tse_count_at(t, dev, true, progs->tse_count_head, 1);
 	case TSE_SITE_CLSACT_BPF:
 		return tse_count_at(t, dev, true, progs->tse_redirect_ifb, 1);
 	case TSE_SITE_TCX:
 		return tse_attach_tcx(t, dev, progs->tse_redirect_ifb_tcx);
-	case TSE_SITE_ROOT_CLSACT:
-		return tse_count_at(t, dev, true, progs->tse_count_head, 1) ?:
-		       root_redirect(t, dev, flow);
 	default:
-		return root_redirect(t, dev, flow);
+		return 0;
 	}
-}
-
-/* The second root filter on the flow: class 1:3, a mirror to vc, a gact. */
-static int root_observer(struct tse_test *t, enum tse_dev dev)
-{
-	char match[160], gact[48] = "";
-
-	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
-	if (t->root_gact)
-		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
-	return tse_tc(t, TSE_NS_SENDER,
-		      "filter add dev %s parent 1: prio 3 %s classid 1:%d action mirred egress mirror dev %s%s\n",
-		      tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC), gact) ?:
-	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
 }
 
 /*
@@ -161,36 +154,57 @@ static bool peer_u32_matches(const struct tse_point *p)
 	return p->upper != TSE_UPPER_TUNNEL && p->upper != TSE_UPPER_VLAN;
 }
 
-/* vb's ingress: a BPF counter, and a u32 + gact filter where there is gact. */
-static int peer_observer(struct tse_test *t)
+/*
+ * The observers' filters: the second root filter on the flow (class 1:3,
+ * a mirror to vc, a gact); vb's ingress u32 + gact where there is gact;
+ * under a stacked device, a root qdisc on va for its counter.
+ */
+static int observer_filters(struct tse_test *t, enum tse_dev dev)
 {
-	char match[160];
+	char match[160], gact[48] = "";
 
-	if (tse_count_at(t, TSE_VB, false, t->skel->progs.tse_count_peer, 1))
-		return -1;
-	if (!t->root_gact || !peer_u32_matches(&t->s->point))
-		return 0;
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
-	return tse_tc(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s action gact pipe index %d\n",
-		      tse_dev(t, TSE_VB), match, TSE_PEER_GACT_INDEX);
+	if (t->root_gact)
+		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
+	if (tse_tc(t, TSE_NS_SENDER,
+		   "filter add dev %s parent 1: prio 3 %s classid 1:%d action mirred egress mirror dev %s%s\n",
+		   tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC), gact))
+		return -1;
+	if (t->root_gact && peer_u32_matches(&t->s->point) &&
+	    tse_tc(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s action gact pipe index %d\n",
+		   tse_dev(t, TSE_VB), match, TSE_PEER_GACT_INDEX))
+		return -1;
+	return t->s->point.upper ? tse_root_qdisc(t, TSE_VA) : 0;
 }
 
-/* Under a stacked device, va's root qdisc counts what reaches va. */
-static int lower_observer(struct tse_test *t)
+/* The observers' programs: on vd, on vb's ingress, in va's root qdisc. */
+static int observer_programs(struct tse_test *t)
 {
-	if (!t->s->point.upper)
-		return 0;
-	return tse_root_qdisc(t, TSE_VA) ?:
-	       tse_count_at_root(t, TSE_VA, t->skel->progs.tse_count_lower);
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+
+	return tse_count_at(t, TSE_VD, false, progs->tse_count_mirror, 1) ?:
+	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1) ?:
+	       (t->s->point.upper ? tse_count_at_root(t, TSE_VA, progs->tse_count_lower) : 0);
 }
 
+/*
+ * The qdiscs and u32 filters first, as one tc batch per namespace (tc is
+ * most of a row's setup time under an emulated CPU), then the programs,
+ * whose qdiscs now exist.
+ */
 int tse_grid_setup(struct tse_test *t)
 {
 	enum tse_dev dev = site_dev(t, TSE_FLOW_REDIRECTED);
+	bool agg = t->s->shape.aggregate;
+	int ret;
 
-	return site_setup(t, dev, TSE_FLOW_REDIRECTED) ?:
-	       (t->s->shape.aggregate ? site_setup(t, TSE_VE, TSE_FLOW_UNRELATED) : 0) ?:
-	       root_observer(t, dev) ?: peer_observer(t) ?: lower_observer(t);
+	t->tc_later = true;
+	ret = site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
+	      (agg ? site_filters(t, TSE_VE, TSE_FLOW_UNRELATED) : 0) ?:
+	      observer_filters(t, dev);
+	t->tc_later = false;
+	return ret ?: tse_tc_flush(t) ?: site_programs(t, dev) ?:
+	       (agg ? site_programs(t, TSE_VE) : 0) ?: observer_programs(t);
 }
 
 /*

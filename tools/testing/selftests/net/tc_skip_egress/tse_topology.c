@@ -372,7 +372,9 @@ static int tse_flush(struct tse_test *t)
 	return ret;
 }
 
-/* tc commands, one a line, in one of the test's namespaces, now. */
+/* tc commands, one a line, in one of the test's namespaces: now, unless
+ * the caller gathers a batch (t->tc_later) for tse_tc_flush().
+ */
 __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 			  const char *fmt, ...)
 {
@@ -382,7 +384,12 @@ __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 	va_start(ap, fmt);
 	ret = tse_vqueue(t, ns, TSE_TC, fmt, ap);
 	va_end(ap);
-	return ret ?: tse_flush(t);
+	return ret ?: (t->tc_later ? 0 : tse_flush(t));
+}
+
+int tse_tc_flush(struct tse_test *t)
+{
+	return tse_flush(t);
 }
 
 /* A batch too long for a format string, e.g. a hundred filters. */
