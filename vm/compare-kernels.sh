@@ -1,0 +1,236 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a patch changes: every observation of the grid on kernel A next to
+# kernel B (make compare, docs/compare.md).
+#
+#   vm/compare-kernels.sh [-t ROW]... KERNEL KERNEL...
+#   vm/compare-kernels.sh --records FILE FILE...
+#
+# KERNEL is a variant (stock, seed, iif, both, fix), BASE+MUTANT (a mutant
+# of vm/mutants/ on BASE: fix+fix-action-skip-keep-mark), a bzImage path,
+# or Debian's kernel with its modules: distro (6.12) or distro-6.1, as
+# vm/vmtest-distro.sh runs them. Each is built or fetched first, then
+# booted once (one after another, so the times are each kernel's), running
+# the kselftest binary on the grid's rows with TSE_RECORD
+# (vm/records-guest.sh); -t ROW (root_qdisc_mirred_solo.ipv4) limits it to
+# those rows, grid rows only. Per kernel, in $COMPARE_DIR (default
+# build/compare): NAME.tsv (the records), NAME.tap, NAME.err (run-vm.sh's
+# lines) and NAME.log (the console); NAME is KERNEL, or a path's file
+# name. All kernels run one copy of the suite binary, taken at the start.
+# --records compares record files already made, named by their file names.
+#
+# Prints every observation that differs from the first kernel's, labelled
+# expected or unexpected from the model (vm/compare-records.awk), and
+# writes it to $COMPARE_DIR/compare.csv. Exit 0: only expected
+# differences; 1: an unexpected one; 2: no whole comparison (a kernel that
+# does not build or boot, a record file missing, empty or cut short, a row
+# one kernel lacks or skipped), each reason named.
+
+# No -e: every status that matters is taken and judged (rc=$? below).
+set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+COMPARE_DIR=${COMPARE_DIR:-$VM_ROOT/build/compare}
+readonly TABLE=$VM_ROOT/tools/testing/selftests/net/tc_skip_egress/tse_table.h
+readonly WHOLE=0 UNEXPECTED=1 NOT_WHOLE=2
+DIE_STATUS=$NOT_WHOLE
+
+compare_usage()
+{
+	[ -z "${1:-}" ] || log "$1"
+	sed -n 's/^#   \(vm\/compare-kernels.sh .*\)/usage: \1/p' "$0" >&2
+	exit $NOT_WHOLE
+}
+
+# The grid's rows, scenario.ipv4 then scenario.ipv6 (tse_table.h's TSE_GRID
+# lines), one a line.
+grid_rows()
+{
+	local names fam
+
+	names=$(sed -n 's/^TSE_GRID(\([a-z0-9_]*\),.*/\1/p' "$TABLE")
+	[ -n "$names" ] || die "no TSE_GRID lines in $TABLE"
+	for fam in ipv4 ipv6; do
+		printf "%s.$fam\n" $names
+	done
+}
+
+# The rows to run: the -t ROWs (each must be a grid row), else the grid.
+rows_to_run()
+{
+	local all row
+
+	all=$(grid_rows) || exit $NOT_WHOLE
+	[ $# -gt 0 ] || { echo "$all"; return; }
+	for row; do
+		grep -qxF -- "$row" <<< "$all" ||
+			die "-t $row: not a grid row (scenario.ipv4 or .ipv6 of a TSE_GRID line)"
+		echo "$row"
+	done
+}
+
+# A kernel's file name: the word, or a path's file name.
+kernel_name()
+{
+	case $1 in
+	*/*)	echo "${1##*/}" ;;
+	*)	echo "$1" ;;
+	esac
+}
+
+# "IMAGE INITRD" for a KERNEL word (INITRD "-" for none), built or fetched.
+kernel_image()
+{
+	local k=$1 line image
+
+	if [[ $k == */* ]] || [ -f "$k" ]; then
+		[ -f "$k" ] || die "$k: no such image"
+		echo "$(realpath "$k") -"
+		return
+	fi
+	case $k in
+	distro|distro-6.12|distro-6.1)
+		line=${k#distro}
+		line=${line#-}
+		export DISTRO_LINE=${line:-6.12}
+		"$VM_DIR/distro.sh" initramfs >&2 || die "$k: cannot prepare Debian's kernel"
+		echo "$("$VM_DIR/distro.sh" path bzimage) $("$VM_DIR/distro.sh" path initramfs)"
+		return
+		;;
+	*+*)
+		image=$("$VM_DIR/build-kernel.sh" "${k%%+*}" "${k#*+}") ||
+			die "$k: no image (build-kernel.sh ${k%%+*} ${k#*+} failed)"
+		;;
+	*)
+		image=$("$VM_DIR/build-kernel.sh" "$k") ||
+			die "$k: no image (build-kernel.sh $k failed)"
+		;;
+	esac
+	echo "$image -"
+}
+
+# Split run-vm.sh's output (stdin) into the TAP (before the records) and
+# the records (between the markers of vm/records-guest.sh). No records
+# file unless the end marker was seen: records cut off are no records.
+split_output()
+{
+	local tap=$1 tsv=$2
+
+	awk -v tap="$tap" -v tsv="$tsv.part" '
+		/^TSE-RECORDS-BEGIN / { on = 1; next }
+		/^TSE-RECORDS-END$/ { on = 0; done = 1; next }
+		on { print > tsv; next }
+		{ print > tap }
+		END { exit !done }' &&
+	{ [ -f "$tsv.part" ] || : >"$tsv.part"; } &&
+	mv "$tsv.part" "$tsv"
+}
+
+# The last test the TAP names: where a run that gave no records stopped.
+last_test()
+{
+	grep -E '^(not )?ok [0-9]+ |^#  RUN ' "$1" | tail -n 1
+}
+
+# Boot one kernel and keep its records: NAME.tsv, .tap, .err, .log.
+run_kernel()
+{
+	local name=$1 image=$2 initrd=$3 base=$COMPARE_DIR/$1 t0 rc
+	local -a opt=()
+
+	shift 3
+	[ "$initrd" = - ] || opt=(-i "$initrd")
+	rm -f "$base.tsv" "$base.tap" "$base.err" "$base.log"
+	t0=$(vm_now)
+	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -l "$base.log" "${opt[@]}" "$image" \
+		-- "$VM_DIR/records-guest.sh" "$SUITE_COPY" "$@" 2>"$base.err" |
+		split_output "$base.tap" "$base.tsv"
+	rc=${PIPESTATUS[0]}
+	log "$name: $(vm_since "$t0") s, exit $rc ($(sed -n 's/^vm: //p' "$base.err" | paste -sd ';'))"
+	[ -f "$base.tsv" ] ||
+		log "$name: no records (run-vm.sh exit $rc); the TAP's last test: $(last_test "$base.tap")"
+}
+
+# compare_files ROWS ASKED FILE...: compare the record files (kernel names
+# from their file names) on ROWS. ASKED 1: every row was run, and one that
+# no file holds is a failure; 0 (--records): such a row is passed over.
+compare_files()
+{
+	local rows=$1 asked=$2 f missing=0
+	local -a names=()
+
+	shift 2
+	for f; do
+		f=${f##*/}
+		names+=("${f%.tsv}")
+	done
+	for f; do
+		if [ ! -e "$f" ]; then
+			log "$(basename "${f%.tsv}"): no record file $f"
+			missing=1
+		elif [ ! -s "$f" ]; then
+			log "$(basename "${f%.tsv}"): the record file $f is empty"
+			missing=1
+		fi
+	done
+	if [ $missing = 1 ]; then
+		echo "NOT A WHOLE COMPARISON: a kernel's records are missing (above)"
+		return $NOT_WHOLE
+	fi
+	awk -v kernels="${names[*]}" -v rows="$rows" -v asked="$asked" -v csv="$COMPARE_DIR/compare.csv" \
+		-f "$VM_DIR/compare-records.awk" "$@"
+}
+
+main()
+{
+	local rows k i name spec
+	local -a tests=() kernels=() names=() images=() initrds=() files=()
+
+	[ "${1:-}" = --records ] && {
+		shift
+		[ $# -ge 2 ] || compare_usage "--records needs two files or more"
+		mkdir -p "$COMPARE_DIR"
+		compare_files "$(grid_rows | paste -sd' ')" 0 "$@"
+		return
+	}
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-t)	[ $# -ge 2 ] || compare_usage "-t needs a row"
+			tests+=("$2")
+			shift ;;
+		-*)	compare_usage "unknown option '$1'" ;;
+		*)	kernels+=("$1") ;;
+		esac
+		shift
+	done
+	[ ${#kernels[@]} -ge 2 ] || compare_usage "name two kernels or more"
+	rows=$(rows_to_run "${tests[@]}") || exit $NOT_WHOLE
+	for k in "${kernels[@]}"; do
+		name=$(kernel_name "$k")
+		[[ " ${names[*]} " != *" $name "* ]] || die "$name named twice"
+		names+=("$name")
+	done
+	[ -x "$VM_SUITE" ] || die "$VM_SUITE is not built (make suite)"
+	mkdir -p "$COMPARE_DIR"
+	# Every kernel runs the same binary, even if the suite is rebuilt
+	# meanwhile.
+	SUITE_COPY=$COMPARE_DIR/tc_skip_egress
+	cp "$VM_SUITE" "$SUITE_COPY" || die "cannot copy $VM_SUITE"
+	# All images first: a kernel that does not build stops it before
+	# any boot.
+	for k in "${kernels[@]}"; do
+		spec=$(kernel_image "$k") || exit $NOT_WHOLE
+		images+=("${spec% *}")
+		initrds+=("${spec##* }")
+	done
+	for i in "${!kernels[@]}"; do
+		run_kernel "${names[$i]}" "${images[$i]}" "${initrds[$i]}" $rows
+		files+=("$COMPARE_DIR/${names[$i]}.tsv")
+	done
+	compare_files "$(paste -sd' ' <<< "$rows")" 1 "${files[@]}"
+}
+
+# Sourced (tests/selftest.sh), only the functions are wanted.
+[ "${BASH_SOURCE[0]}" != "$0" ] && return 0
+main "$@"; exit
