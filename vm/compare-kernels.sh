@@ -33,7 +33,9 @@ set -uo pipefail
 
 COMPARE_DIR=${COMPARE_DIR:-$VM_ROOT/build/compare}
 readonly TABLE=$VM_ROOT/tools/testing/selftests/net/tc_skip_egress/tse_table.h
-readonly WHOLE=0 UNEXPECTED=1 NOT_WHOLE=2
+# Exit codes: 0 only expected differences, 1 an unexpected one (the awk's).
+readonly NOT_WHOLE=2
+# shellcheck disable=SC2034 # read by die (scripts/lib.sh)
 DIE_STATUS=$NOT_WHOLE
 
 compare_usage()
@@ -47,12 +49,13 @@ compare_usage()
 # lines), one a line.
 grid_rows()
 {
-	local names fam
+	local fam
+	local -a names
 
-	names=$(sed -n 's/^TSE_GRID(\([a-z0-9_]*\),.*/\1/p' "$TABLE")
-	[ -n "$names" ] || die "no TSE_GRID lines in $TABLE"
+	mapfile -t names < <(sed -n 's/^TSE_GRID(\([a-z0-9_]*\),.*/\1/p' "$TABLE")
+	[ ${#names[@]} -gt 0 ] || die "no TSE_GRID lines in $TABLE"
 	for fam in ipv4 ipv6; do
-		printf "%s.$fam\n" $names
+		printf "%s.$fam\n" "${names[@]}"
 	done
 }
 
@@ -184,8 +187,8 @@ compare_files()
 
 main()
 {
-	local rows k i name spec
-	local -a tests=() kernels=() names=() images=() initrds=() files=()
+	local k i name spec
+	local -a tests=() kernels=() names=() images=() initrds=() files=() rows
 
 	[ "${1:-}" = --records ] && {
 		shift
@@ -205,7 +208,8 @@ main()
 		shift
 	done
 	[ ${#kernels[@]} -ge 2 ] || compare_usage "name two kernels or more"
-	rows=$(rows_to_run "${tests[@]}") || exit $NOT_WHOLE
+	k=$(rows_to_run "${tests[@]}") || exit $NOT_WHOLE
+	mapfile -t rows <<< "$k"
 	for k in "${kernels[@]}"; do
 		name=$(kernel_name "$k")
 		[[ " ${names[*]} " != *" $name "* ]] || die "$name named twice"
@@ -225,10 +229,10 @@ main()
 		initrds+=("${spec##* }")
 	done
 	for i in "${!kernels[@]}"; do
-		run_kernel "${names[$i]}" "${images[$i]}" "${initrds[$i]}" $rows
+		run_kernel "${names[$i]}" "${images[$i]}" "${initrds[$i]}" "${rows[@]}"
 		files+=("$COMPARE_DIR/${names[$i]}.tsv")
 	done
-	compare_files "$(paste -sd' ' <<< "$rows")" 1 "${files[@]}"
+	compare_files "${rows[*]}" 1 "${files[@]}"
 }
 
 # Sourced (tests/selftest.sh), only the functions are wanted.
