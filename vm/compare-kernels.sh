@@ -16,9 +16,10 @@
 # (vm/records-guest.sh); -t ROW (root_qdisc_mirred_solo.ipv4) limits it to
 # those rows, grid rows only. Per kernel, in $COMPARE_DIR (default
 # build/compare): NAME.tsv (the records), NAME.tap, NAME.err (run-vm.sh's
-# lines) and NAME.log (the console); NAME is KERNEL, or a path's file
-# name. All kernels run one copy of the suite binary, taken at the start.
-# --records compares record files already made, named by their file names.
+# lines), NAME.cells (the TAP's verdicts) and NAME.log (the console);
+# NAME is KERNEL, or a path's file name. All kernels run one copy of the suite binary, taken at the start.
+# --records compares record files already made, named by their file names
+# (with the verdicts of FILE's TAP, NAME.tap beside it, where there is one).
 #
 # Prints every observation that differs from the first kernel's, labelled
 # expected or unexpected from the model (vm/compare-records.awk), and
@@ -144,7 +145,7 @@ run_kernel()
 
 	shift 3
 	[ "$initrd" = - ] || opt=(-i "$initrd")
-	rm -f "$base.tsv" "$base.tap" "$base.err" "$base.log"
+	rm -f "$base.tsv" "$base.tap" "$base.err" "$base.log" "$base.cells"
 	t0=$(vm_now)
 	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -l "$base.log" "${opt[@]}" "$image" \
 		-- "$VM_DIR/records-guest.sh" "$SUITE_COPY" "$@" 2>"$base.err" |
@@ -161,12 +162,19 @@ run_kernel()
 compare_files()
 {
 	local rows=$1 asked=$2 f missing=0
-	local -a names=()
+	local -a names=() cells=()
 
 	shift 2
 	for f; do
-		f=${f##*/}
-		names+=("${f%.tsv}")
+		names+=("$(basename "${f%.tsv}")")
+		# The verdicts of its TAP, beside it, name what a row lacks.
+		if [ -f "${f%.tsv}.tap" ]; then
+			awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "${f%.tsv}.tap" \
+				>"${f%.tsv}.cells"
+			cells+=("${f%.tsv}.cells")
+		else
+			cells+=(-)
+		fi
 	done
 	for f; do
 		if [ ! -e "$f" ]; then
@@ -181,7 +189,7 @@ compare_files()
 		echo "NOT A WHOLE COMPARISON: a kernel's records are missing (above)"
 		return $NOT_WHOLE
 	fi
-	awk -v kernels="${names[*]}" -v rows="$rows" -v asked="$asked" -v csv="$COMPARE_DIR/compare.csv" \
+	awk -v kernels="${names[*]}" -v cells="${cells[*]}" -v rows="$rows" -v asked="$asked" -v csv="$COMPARE_DIR/compare.csv" \
 		-f "$VM_DIR/compare-records.awk" "$@"
 }
 

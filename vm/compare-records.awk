@@ -4,13 +4,14 @@
 # record files (TSE_RECORD; vm/compare-kernels.sh, docs/compare.md):
 #
 #   awk -v kernels='K1 K2...' -v rows='ROW...' -v asked=1 -v csv=FILE \
-#       -f vm/compare-records.awk K1.tsv K2.tsv...
+#       [-v cells='K1.cells K2.cells...'] -f vm/compare-records.awk K1.tsv K2.tsv...
 #
 # One file per kernel, in the order of kernels, none of them empty (the
 # caller checks: an empty file has no first line for awk to see). rows
 # lists the grid rows (scenario.ipvN) to compare; lines of other rows are
 # passed over. With asked=1 every row of rows was run, and one that no
-# file holds is a failure; with asked=0 it is passed over. A record line is ROW SITE WHAT GOT WANT STOCK VALUES
+# file holds is a failure; with asked=0 it is passed over, unless a TAP
+# (cells, below) shows it ran. A record line is ROW SITE WHAT GOT WANT STOCK VALUES
 # (tab-separated); "ROW .end N STATUS" closes a row.
 #
 # Each observation (ROW, SITE) on each kernel is compared with the first
@@ -25,6 +26,9 @@
 # stderr naming the kernel and row (a row cut short, counted wrong,
 # recorded twice, missing where another kernel has it, skipped where
 # another kernel has observations, a malformed line, or no row compared).
+# cells names each kernel's verdicts ("ROW CELL" lines, vm/tap2cells.awk
+# of its TAP; "-" for none): a row that cannot be compared is named with
+# its verdict, e.g. "(TAP: fail:setup)".
 
 BEGIN {
 	FS = "\t"
@@ -34,6 +38,22 @@ BEGIN {
 		grid[rowlist[i]] = 1
 	k = 0
 	problems = 0
+	nc = split(cells, cellfile, " ")
+	for (j = 1; j <= nc; j++) {
+		if (cellfile[j] == "-")
+			continue
+		while ((getline line < cellfile[j]) > 0) {
+			split(line, c, " ")
+			verdict[j, c[1]] = c[2]
+		}
+		close(cellfile[j])
+	}
+}
+
+# " (TAP: CELL)" for row r on kernel j, where its TAP names it.
+function tap(j, r)
+{
+	return (j, r) in verdict ? " (TAP: " verdict[j, r] ")" : ""
 }
 
 function problem(msg)
@@ -149,24 +169,25 @@ function comparable(r,	j, st, has, ok, other)
 	}
 	ok = 1
 	if (!asked) {
-		for (j = 1; j <= nk && st[j] == "missing"; j++)
+		for (j = 1; j <= nk && st[j] == "missing" && !((j, r) in verdict); j++)
 			;
 		if (j > nk)
 			return 0
 	}
 	for (j = 1; j <= nk; j++) {
 		if (st[j] == "cut") {
-			problem(kname[j] ": " r " cut short: " nobs[j, r] " observations and no .end line")
+			problem(kname[j] ": " r " cut short: " nobs[j, r] " observations and no .end line" tap(j, r))
 			ok = 0
 		} else if (st[j] == "miscounted") {
 			problem(kname[j] ": " r ": its .end counts " endn[j, r] " observations, the file has " nobs[j, r] + 0)
 			ok = 0
 		} else if (st[j] == "missing") {
-			problem(kname[j] ": " r " not recorded" (has ? ", which " kname[has] " has (" nobs[has, r] " observations)" : ""))
+			problem(kname[j] ": " r " not recorded" tap(j, r) \
+				(has ? ", which " kname[has] " has (" nobs[has, r] " observations)" : ""))
 			ok = 0
 		} else if (st[j] == "empty" && has) {
 			problem(kname[j] ": " r " " (status[j, r] == "skip" ? "skipped" : "has no observations (" status[j, r] ")") \
-				" where " kname[has] " has " nobs[has, r] " observations: not compared")
+				tap(j, r) " where " kname[has] " has " nobs[has, r] " observations: not compared")
 			ok = 0
 		}
 	}
