@@ -1454,6 +1454,93 @@ new_point"
 		"$d/grid.md" <<<"$names"
 }
 
+# fake_records FILE HOOK CLSACT PEER: a record file (TSE_RECORD's format)
+# of two grid rows: egress_mirred.ipv4, whose hook runs HOOK times per
+# packet (model: stock 2, correct 1) and whose clsact counts CLSACT
+# packets (stock 10, correct 5), and root_qdisc_mirred_solo.ipv4, whose
+# peer counts PEER per packet (stock and correct 1).
+fake_records()
+{
+	local t=$'\t' h=$2 p=$4
+
+	cat >"$1" <<-EOF
+	egress_mirred.ipv4${t}egress_mirred:tse_expect_quiet${t}packets of no test flow${t}0${t}0${t}-1${t}-
+	egress_mirred.ipv4${t}egress_mirred:model.hook${t}runs of the egress hook per packet${t}$h${t}1${t}2${t}$h,$h,$h,$h,$h
+	egress_mirred.ipv4${t}egress_mirred:model.clsact${t}test packets the clsact qdisc counted${t}$3${t}5${t}10${t}-
+	egress_mirred.ipv4${t}.end${t}3${t}pass
+	root_qdisc_mirred_solo.ipv4${t}root_qdisc_mirred_solo:model.peer${t}runs of vb's ingress counter per packet${t}$p${t}1${t}1${t}$p,$p,$p,$p,$p
+	root_qdisc_mirred_solo.ipv4${t}.end${t}1${t}pass
+	EOF
+}
+
+# compare_says WANT FILE...: vm/compare-kernels.sh --records FILE...
+# exits WANT (0 only expected differences, 1 an unexpected one, 2 no
+# whole comparison); with 2, it must not say "no differences".
+compare_says()
+{
+	local want=$1 rc
+
+	shift
+	COMPARE_DIR=$ST/cmp "$TOP/vm/compare-kernels.sh" --records "$@" >"$ST/cmp/out" 2>&1
+	rc=$?
+	cat "$ST/cmp/out"
+	echo "compare-kernels.sh exited $rc, expected $want"
+	[ "$rc" = "$want" ] || return 1
+	[ "$want" != 2 ] || ! grep -q 'no differences' "$ST/cmp/out"
+}
+
+# make compare's comparison (vm/compare-records.awk) on fabricated
+# records: expected moves pass, anything else fails, and records that are
+# missing, empty, cut short or lack a row are a loud failure (exit 2).
+st_kernel_compare()
+{
+	local d=$ST/cmp
+
+	mkdir -p "$d"
+	fake_records "$d/stock.tsv" 2 10 1
+	fake_records "$d/fix.tsv" 1 5 1
+	fake_records "$d/mutant.tsv" 1 5 0
+	fake_records "$d/half.tsv" 2 5 1
+	sed '/model.hook/s/,1,1,1,1$/,2,1,1,1/' "$d/fix.tsv" >"$d/mixed.tsv"
+	expect pass "compare, two kernels with the same records: no differences, exit 0" \
+		compare_says 0 "$d/stock.tsv" "$d/stock.tsv"
+	expect pass "compare, stock to fix, the model's stock values to its correct ones: expected, exit 0" \
+		compare_says 0 "$d/stock.tsv" "$d/fix.tsv"
+	expect pass "compare, stock to a kernel half-way (hook stock, clsact correct): expected, exit 0" \
+		compare_says 0 "$d/stock.tsv" "$d/half.tsv"
+	expect pass "compare, a per-packet value the model has for neither kernel: unexpected, exit 1" \
+		compare_says 1 "$d/fix.tsv" "$d/mutant.tsv"
+	expect pass "compare, three kernels, the third with an unexpected difference: exit 1" \
+		compare_says 1 "$d/stock.tsv" "$d/fix.tsv" "$d/mutant.tsv"
+	expect pass "compare, one packet of five stock, the rest correct: expected, exit 0" \
+		compare_says 0 "$d/fix.tsv" "$d/mixed.tsv"
+	sed 's/egress_mirred:tse_expect_quiet\(.*\)\t0\t0\t-1\t-$/egress_mirred:tse_expect_quiet\1\t3\t0\t-1\t-/' \
+		"$d/fix.tsv" >"$d/noisy.tsv"
+	expect pass "compare, a check with no model (STOCK -1) that differs: unexpected, exit 1" \
+		compare_says 1 "$d/fix.tsv" "$d/noisy.tsv"
+	expect pass "compare, a record file that is missing: loud failure (2)" \
+		compare_says 2 "$d/stock.tsv" "$d/nosuch.tsv"
+	: >"$d/empty.tsv"
+	expect pass "compare, an empty record file: loud failure (2)" \
+		compare_says 2 "$d/stock.tsv" "$d/empty.tsv"
+	grep -v "^root_qdisc_mirred_solo.ipv4"$'\t'".end" "$d/fix.tsv" >"$d/cut.tsv"
+	expect pass "compare, a row with observations and no .end (cut short): loud failure (2)" \
+		compare_says 2 "$d/stock.tsv" "$d/cut.tsv"
+	grep -v "^root_qdisc_mirred_solo.ipv4" "$d/fix.tsv" >"$d/lacks.tsv"
+	expect pass "compare, a kernel that lacks a row the other has: loud failure (2)" \
+		compare_says 2 "$d/stock.tsv" "$d/lacks.tsv"
+	{ grep -v "^root_qdisc_mirred_solo.ipv4" "$d/fix.tsv"
+	  printf 'root_qdisc_mirred_solo.ipv4\t.end\t0\tskip\n'; } >"$d/skipped.tsv"
+	expect pass "compare, a row skipped on one kernel only: loud failure (2)" \
+		compare_says 2 "$d/stock.tsv" "$d/skipped.tsv"
+	sed 's/^\(egress_mirred.ipv4\t.end\t\)3/\17/' "$d/fix.tsv" >"$d/miscount.tsv"
+	expect pass "compare, a .end that counts other than the row's lines: loud failure (2)" \
+		compare_says 2 "$d/stock.tsv" "$d/miscount.tsv"
+	cat "$d/fix.tsv" "$d/fix.tsv" >"$d/twice.tsv"
+	expect pass "compare, rows recorded twice (a file appended to): loud failure (2)" \
+		compare_says 2 "$d/stock.tsv" "$d/twice.tsv"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup()
 {
@@ -1500,6 +1587,7 @@ selftests()
 	st_make_steps
 	st_docs_refs
 	st_scenario_rows
+	st_kernel_compare
 	selftests_cleanup
 }
 
