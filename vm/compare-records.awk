@@ -301,14 +301,15 @@ END {
 	}
 	if (skipped_all != "")
 		print "skipped on every kernel, not compared:" skipped_all
+	if (!compared && !problems)
+		problem("no grid row was recorded whole on every kernel: nothing compared")
 	printf "%d observations of %d grid rows compared on %d kernels: ", nobserved, compared, nk
-	if (nexpected + nunexpected == 0)
+	# "No differences" only of a whole comparison.
+	if (nexpected + nunexpected == 0 && !problems)
 		print "no differences from " kname[1]
 	else
 		printf "%d differ from %s, %d expected, %d unexpected\n", nexpected + nunexpected,
 			kname[1], nexpected, nunexpected
-	if (!compared && !problems)
-		problem("no grid row was recorded whole on every kernel: nothing compared")
 	if (problems) {
 		print "NOT A WHOLE COMPARISON: " problems " problem(s), each on stderr"
 		exit 2
