@@ -31,6 +31,11 @@
 #        prints the answer for a saved TAP and exits with it (no build, no
 #        VM); N is the exit code the run gave (run-vm.sh's), default 0
 #
+#   vm/bisect-run.sh --observe ROW:OBSERVER=VALUE [--judge FILE [--rc N]]
+#        answers from one observation of the suite's records instead of
+#        its verdicts: good while ROW's OBSERVER shows VALUE, bad once it
+#        shows another (vm/bisect-observe.sh; make compare names them)
+#
 # Objects go to $VM_BISECT_OBJ; the default is build/vm/obj for
 # build/vm/src (the tree build-kernel.sh uses, so bisecting it stays
 # incremental) and build/vm/obj-bisect for any other tree.
@@ -45,6 +50,7 @@ suite_cmd=(scripts/run-suite.sh)
 suite_args=()
 judge_only=
 judge_rc=0
+observe=
 
 verdict()
 {
@@ -68,11 +74,12 @@ parse_args()
 	done
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-t|--judge|--rc)
+		-t|--judge|--rc|--observe)
 				[ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs an argument"
 				case $1 in
 				-t)	suite_args+=(-t "$2") ;;
 				--judge) judge_only=$2 ;;
+				--observe) observe=$2 ;;
 				--rc)	[[ $2 =~ ^[0-9]+$ ]] || usage "--rc needs a number"
 					judge_rc=$2 ;;
 				esac
@@ -166,6 +173,8 @@ main()
 	local tree obj image rc
 
 	parse_args "$@"
+	# One observation, not the verdicts: its own suite command and answer.
+	[ -z "$observe" ] || . "$VM_DIR/bisect-observe.sh"
 	if [ -n "$judge_only" ]; then
 		[ -f "$judge_only" ] && [ -r "$judge_only" ] ||
 			{ echo "${0##*/}: cannot read $judge_only" >&2; exit $STOP; }
