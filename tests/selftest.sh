@@ -1541,6 +1541,45 @@ st_kernel_compare()
 		compare_says 2 "$d/stock.tsv" "$d/twice.tsv"
 }
 
+# bisect-run.sh --observe: a fake kernel tree, build and VM (fake_vm), whose
+# guest prints a TAP and the records of egress_mirred.ipv4 (fake_records:
+# the hook runs HOOK times per packet).
+observe_guest()
+{
+	local rc=$1 hook=$2
+
+	fake_records "$ST/fv/rec.tsv" "$hook" 5 1
+	guest "$rc" "1..1" "ok 1 tc_skip_egress.ipv4.egress_mirred" \
+		"TSE-RECORDS-BEGIN $rc" "$(grep '^egress_mirred.ipv4' "$ST/fv/rec.tsv")" \
+		TSE-RECORDS-END
+}
+
+st_bisect_observe()
+{
+	local spec=egress_mirred.ipv4:model.hook=2,2,2,2,2
+
+	fake_vm
+	observe_guest 1 2
+	expect pass "bisect --observe, the observation shows the good value: good (0)" \
+		bisect_says 0 --observe "$spec"
+	observe_guest 0 1
+	expect pass "bisect --observe, the observation shows another value: bad (1)" \
+		bisect_says 1 --observe "$spec"
+	expect pass "bisect --observe, an observer the row has not: stop (128), not skip" \
+		bisect_says 128 --observe egress_mirred.ipv4:model.nosuch=1
+	expect pass "bisect --observe, a row the records do not hold: skip (125)" \
+		bisect_says 125 --observe egress_mirred.ipv6:model.hook=1
+	expect pass "bisect --observe without =VALUE: stop (128)" \
+		bisect_says 128 --observe egress_mirred.ipv4:model.hook
+	guest 0 "1..1" "ok 1 tc_skip_egress.ipv4.egress_mirred" "TSE-RECORDS-BEGIN 0" \
+		"$(grep -v '\.end' "$ST/fv/rec.tsv" | grep '^egress_mirred.ipv4')" TSE-RECORDS-END
+	expect pass "bisect --observe, the row cut short (no .end): skip (125)" \
+		bisect_says 125 --observe "$spec"
+	guest - "1..1" "TSE-RECORDS-BEGIN 0" "$(head -2 "$ST/fv/rec.tsv")"
+	expect pass "bisect --observe, the kernel died while printing the records: bad (1)" \
+		bisect_says 1 --observe "$spec"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup()
 {
@@ -1588,6 +1627,7 @@ selftests()
 	st_docs_refs
 	st_scenario_rows
 	st_kernel_compare
+	st_bisect_observe
 	selftests_cleanup
 }
 
