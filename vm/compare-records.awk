@@ -159,7 +159,7 @@ function state(j, r)
 }
 
 # Check that row r is on every kernel and whole: 1 to compare it.
-function comparable(r,	j, st, has, ok, other)
+function comparable(r,	j, st, has, ok, msg)
 {
 	has = 0
 	for (j = 1; j <= nk; j++) {
@@ -173,6 +173,16 @@ function comparable(r,	j, st, has, ok, other)
 			;
 		if (j > nk)
 			return 0
+	}
+	# Not on any kernel: one line, with each kernel's verdict.
+	for (j = 1; j <= nk && st[j] == "missing"; j++)
+		;
+	if (j > nk) {
+		msg = ""
+		for (j = 1; j <= nk; j++)
+			msg = msg (j > 1 ? ", " : "") kname[j] ((j, r) in verdict ? " " verdict[j, r] : "")
+		problem(r " not recorded on any kernel (TAP: " msg ")")
+		return 0
 	}
 	for (j = 1; j <= nk; j++) {
 		if (st[j] == "cut") {
