@@ -285,6 +285,7 @@ END {
 			add_line(line SUBSEP ms SUBSEP mw SUBSEP label)
 			print cline "," ms "," mw "," csvq(label) > csv
 			used[observer(s)] = what[r, s]
+			bylabel[observer(s), bad == "" ? "expected" : "unexpected"]++
 		}
 	}
 	close(csv)
@@ -298,8 +299,16 @@ END {
 			for (y = x; y > 1 && legend[y - 1] > legend[y]; y--) {
 				t = legend[y]; legend[y] = legend[y - 1]; legend[y - 1] = t
 			}
-		for (x = 1; x <= nl; x++)
-			print "  " legend[x] ": " used[legend[x]]
+		# Each observer: what it counts, and its differences by label.
+		for (x = 1; x <= nl; x++) {
+			o = legend[x]
+			n = ""
+			if ((o, "expected") in bylabel)
+				n = bylabel[o, "expected"] " expected"
+			if ((o, "unexpected") in bylabel)
+				n = n (n != "" ? ", " : "") bylabel[o, "unexpected"] " unexpected"
+			print "  " o ": " used[o] " [" n "]"
+		}
 		print ""
 	}
 	for (j = 1; j <= nk; j++) {
