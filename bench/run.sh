@@ -46,13 +46,6 @@ clock=${BENCH_CLOCK:-}
 alternatives=${BENCH_ALTERNATIVES-fix-keep-mark fix-mirred-only}
 kernels=()
 
-usage()
-{
-	sed -n '/^#   bench/,/^# BENCH_SHAPES/p' "$0" |
-		sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
 # stock, seed, the fix, and the fix's other designs kept as mutants.
 default_kernels()
 {

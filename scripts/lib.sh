@@ -9,6 +9,12 @@
 #                    caller reads the code (kselftest's 4 is a skip), set
 #                    DIE_STATUS, for the script or for one call:
 #                    DIE_STATUS=4 die "needs root".
+#   usage [STATUS [WHY]]
+#                    the script's synopsis on stderr ("SCRIPT: WHY" first,
+#                    if given) and exit STATUS, 2 by default: the header
+#                    comment from its first "#   " line that names the
+#                    script, to the paragraph after it, which says what
+#                    the options do.
 
 log()
 {
@@ -19,4 +25,14 @@ die()
 {
 	log "$@"
 	exit "${DIE_STATUS:-1}"
+}
+
+usage()
+{
+	[ -z "${2:-}" ] || log "$2"
+	awk -v me="${0##*/}" '
+		!on && /^#   / && index($0, me) { on = 1 }
+		on && /^#$/ && ++blank == 2 { exit }
+		on' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit "${1:-2}"
 }

@@ -144,6 +144,67 @@ t_test_progs_agrees()
 	fi
 }
 
+# The VM part's four kernels (6.12 and 6.1, stock and fix), built while
+# the host part runs, niced below it: the host part mostly waits on its
+# network tests, and a cold build is most of the VM part's time. Only a
+# cache: each VM step still asks vm/build-kernel.sh for its images (found
+# by their keys, or built there after all, under the same build lock) and
+# judges its own runs; what this job prints is in $OUT/prebuild, for a
+# step that fails. The 6.1 step waits for it (vm_prebuild_wait): both
+# would extract the 6.1 tree.
+vm_prebuild()
+{
+	[ "${CHECK_VM:-1}" != 0 ] || return 0
+	# Its own process group (setsid), for the trap below to end it.
+	setsid nice -n 19 bash -c '
+		"$0/vm/vmtest.sh" --build stock fix
+		echo "prebuild: 6.12 stock and fix, exit $? ($SECONDS s)"
+		[ "$1" != 0 ] || exit 0
+		"$0/vm/vmtest-lts.sh" --build
+		echo "prebuild: 6.1 tree, stock and fix, exit $? ($SECONDS s)"' \
+		"$TOP" "${CHECK_LTS:-1}" >"$OUT/prebuild" 2>&1 &
+	PREBUILD=$!
+}
+
+# bg_start NAME CHECK...: run a check function in the background, its
+# lines into $OUT/bg-NAME; bg_join NAME waits for it and counts its
+# results here, in order. The VM steps go two at a time (4 VMs, or 2
+# VMs beside the bench gate's 2 icount VMs, whose figures are instruction
+# counts that the host's load does not enter).
+declare -A BG=()
+
+bg_start()
+{
+	local name=$1
+
+	shift
+	"$@" >"$OUT/bg-$name" 2>&1 &
+	BG[$name]=$!
+}
+
+bg_join()
+{
+	local line
+
+	wait "${BG[$1]}"
+	unset "BG[$1]"
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*)	pass "${line#ok - }" ;;
+		"not ok - "*)	fail "${line#not ok - }" ;;
+		*)		printf '%s\n' "$line" ;;
+		esac
+	done <"$OUT/bg-$1"
+}
+
+vm_prebuild_wait()
+{
+	[ -n "${PREBUILD:-}" ] || return 0
+	wait "$PREBUILD"
+	PREBUILD=
+	sed -n 's/^prebuild: /# prebuild: /p' "$OUT/prebuild"
+}
+
 # The VM matrices' TAP and logs stay in this clone's build/ even when the
 # kernel images come from a shared VM_BUILD (another clone's build/vm):
 # two clones' runs must not overwrite each other's results.
@@ -203,9 +264,11 @@ t_bench_check()
 # --strict is clean on every patch, the kernel and both front ends build
 # from it, and every test passes in its VM. Run here so that a warning
 # added to the suite turns main red at once, not at the next posting.
+# When the series' kernel is the fix's image and its files the repo's, the
+# fix column's runs above are its runs (SERIES_FIX_RUNS, vm/series-check.sh).
 t_series_check()
 {
-	make_step series-check \
+	SERIES_FIX_RUNS=$VM_RESULTS make_step series-check \
 		"the series applies, is checkpatch --strict clean, builds and passes" \
 		"the series does not apply, checkpatch warns, or a build or a VM test failed" ||
 		grep -E 'FAIL|WARNING|ERROR|CHECK:' "$OUT/series-check" | head -n 20 | sed 's/^/# /'
@@ -252,6 +315,7 @@ main()
 {
 	t_builds
 	[ -x "$SUITE" ] || { summary; exit 1; }
+	vm_prebuild
 	run_suite
 	cat "$OUT/verdicts" | sed 's/^/# /'
 	t_lists_every_test
@@ -267,10 +331,13 @@ main()
 	. "$TOP/tests/docs-check.sh"
 	[ "${CHECK_STRESS:-1}" != 0 ] && t_stress
 	if [ "${CHECK_VM:-1}" != 0 ]; then
+		bg_start vmtp t_vm_test_progs_matrix
 		t_vm_matrix
-		t_vm_test_progs_matrix
-		[ "${CHECK_BENCH:-1}" != 0 ] && t_bench_check
+		bg_join vmtp
+		[ "${CHECK_BENCH:-1}" != 0 ] && bg_start bench t_bench_check
 		[ "${CHECK_SERIES:-1}" != 0 ] && t_series_check
+		[ "${CHECK_BENCH:-1}" != 0 ] && bg_join bench
+		vm_prebuild_wait
 		[ "${CHECK_LTS:-1}" != 0 ] && t_vm_lts
 	fi
 	summary
@@ -280,5 +347,6 @@ main()
 [ "${BASH_SOURCE[0]}" != "$0" ] && return 0
 . "$TOP/tests/selftest.sh"
 OUT=$(mktemp -d)
-trap 'selftests_cleanup; rm -rf "$OUT"' EXIT
+PREBUILD=
+trap 'selftests_cleanup; [ -z "$PREBUILD" ] || kill -- -"$PREBUILD" 2>/dev/null; rm -rf "$OUT"' EXIT
 main "$@"

@@ -42,7 +42,7 @@ in_vmtest()
 }
 
 # A column's NAME.cells and NAME.fill, as run_column leaves them: cells
-# from stdin, FILL as fill_for gives it.
+# from stdin, FILL as vm_fill gives it.
 fake_column()
 {
 	mkdir -p "$ST/vm"
@@ -53,7 +53,7 @@ fake_column()
 # The matrix of columns "$@" from their cells, then the verdict on it.
 judge_columns()
 {
-	matrix "$@" >"$RESULTS/matrix.txt" && judge "$RESULTS/matrix.txt" "$@"
+	vm_matrix "$RESULTS" "$@" >"$RESULTS/matrix.txt" && judge "$RESULTS/matrix.txt" "$@"
 }
 
 st_rows()
@@ -218,7 +218,7 @@ with_rows()
 # then the verdict on the column NAME ($1).
 ran_and_judged()
 {
-	run_suite() { cat "$FAKE_TAP"; return "$FAKE_RC"; }
+	vm_boot() { cat "$FAKE_TAP"; return "$FAKE_RC"; }
 	run_column "$1" image 0 && judge_columns "$1"
 }
 
@@ -237,7 +237,7 @@ in_distro()
 		for r in ${ROWS:-}; do
 			ARG_TESTS+=(-t "$r")
 		done
-		run_vm() { cat "$FAKE_TAP"; return "$FAKE_RC"; }
+		vm_boot() { cat "$FAKE_TAP"; return "$FAKE_RC"; }
 		rm -rf "$RESULTS"
 		mkdir -p "$RESULTS"
 		run_front kselftest image initrd && judge_line
@@ -771,6 +771,47 @@ st_series_check()
 		>"$ST/fv/build/src/scripts/checkpatch.pl"
 	expect pass "series-check, checkpatch.pl clean" \
 		in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_checkpatch "$ST/fv/0001-x.patch"
+	st_series_fix_runs
+}
+
+# series_takes FRONT: series-check.sh takes the fix column's run in
+# $ST/fr (SERIES_FIX_RUNS) as the series' run of bzImage-fix in $ST/fr.
+series_takes()
+{
+	SERIES_FIX_RUNS=$ST/fr/results bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" \
+		fix_run_taken "$1" "$ST/fr/bzImage-fix"
+}
+
+# The fix column's runs stand for the series' only when they ran that very
+# image, and every test.
+st_series_fix_runs()
+{
+	local d
+
+	rm -rf "$ST/fr"
+	for d in "$ST/fr/results" "$ST/fr/results-test_progs"; do
+		mkdir -p "$d"
+		printf '1..1\nok 1 tc_skip_egress.ipv4.ingress_mirred\n' >"$d/fix.tap"
+		echo 0 >"$d/fix.rc"
+		: >"$d/fix.args"
+		echo 0123456789abcdef >"$d/fix.key"
+	done
+	echo 0123456789abcdef >"$ST/fr/bzImage-fix.key"
+	expect pass "series-check takes the fix column's run of the same image, every test" \
+		series_takes kselftest
+	expect pass "series-check takes the fix column's test_progs run of the same image" \
+		series_takes test_progs
+	printf '%s' '-t ingress_mirred.ipv4' >"$ST/fr/results/fix.args"
+	expect fail "series-check, a fix column's run of some tests only (-t) is not the series' run" \
+		series_takes kselftest
+	: >"$ST/fr/results/fix.args"
+	echo fedcba9876543210 >"$ST/fr/bzImage-fix.key"
+	expect fail "series-check, a fix column's run of another image is not the series' run" \
+		series_takes kselftest
+	echo 0123456789abcdef >"$ST/fr/bzImage-fix.key"
+	rm "$ST/fr/results-test_progs/fix.rc"
+	expect fail "series-check, a fix column's run with no exit code is not taken" \
+		series_takes test_progs
 }
 
 # vm/peers.awk on TSV cells, against vm/peers-expected.txt; cells FILE

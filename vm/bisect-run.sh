@@ -75,26 +75,20 @@ parse_args()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-t|--judge|--rc|--observe)
-				[ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs an argument"
+				[ $# -ge 2 ] && [ -n "$2" ] || usage $STOP "$1 needs an argument"
 				case $1 in
 				-t)	suite_args+=(-t "$2") ;;
 				--judge) judge_only=$2 ;;
 				--observe) observe=$2 ;;
-				--rc)	[[ $2 =~ ^[0-9]+$ ]] || usage "--rc needs a number"
+				--rc)	[[ $2 =~ ^[0-9]+$ ]] || usage $STOP "--rc needs a number"
 					judge_rc=$2 ;;
 				esac
 				shift ;;
-		*)		usage "unknown argument '$1'" ;;
+		*)		usage $STOP "unknown argument '$1'" ;;
 		esac
 		shift
 	done
-	[ "$judge_rc" = 0 ] || [ -n "$judge_only" ] || usage "--rc goes with --judge"
-}
-
-usage()
-{
-	echo "${0##*/}: $1; usage: ${0##*/} [-t TEST]... | --judge TAP [--rc N]" >&2
-	exit $STOP
+	[ "$judge_rc" = 0 ] || [ -n "$judge_only" ] || usage $STOP "--rc goes with --judge"
 }
 
 # "good", "bad ROW CELL..." or "skip ROW CELL..." for a TAP file; "none"
@@ -102,7 +96,7 @@ usage()
 # skips and setup errors in other rows: it is a verdict on this commit.
 judge_tap()
 {
-	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$1" | awk '
+	vm_cells "$1" | awk '
 		{ n++ }
 		$2 ~ /^fail:/ {
 			k = split(substr($2, 6), word, "+")
@@ -193,8 +187,7 @@ main()
 		verdict skip "build failed: $(vm_make_error "$VM_BUILD/logs/build-bisect.log")"
 	cp "$obj/arch/x86/boot/bzImage" "$image" || verdict skip "no bzImage"
 
-	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -t "${VM_TIMEOUT:-600}" \
-		-l "$VM_BUILD/logs/console-bisect.log" "$image" \
+	vm_boot -t "${VM_TIMEOUT:-600}" -l "$VM_BUILD/logs/console-bisect.log" "$image" \
 		-- "${suite_cmd[@]}" "${suite_args[@]}" >"$VM_BUILD/logs/bisect.tap"
 	rc=$?
 	answer "$VM_BUILD/logs/bisect.tap" $rc

@@ -19,12 +19,6 @@
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage()
-{
-	echo "usage: ${0##*/} stock|seed|iif|both|fix [MUTANT], or base MUTANT" >&2
-	exit 2
-}
-
 # Patches for VARIANT [MUTANT], one per line.
 patches()
 {

@@ -52,12 +52,6 @@ case $DISTRO_LINE in
 	;;
 esac
 
-usage()
-{
-	sed -n '/^#   vm\/distro.sh fetch/,/^#  *(the kbuild/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
 download()
 {
 	local debs=$DISTRO_DIR/debs pkg

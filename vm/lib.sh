@@ -258,6 +258,91 @@ vm_make_error()
 	echo "${err:-see the log}; log: $1"
 }
 
+# The cells of a suite's TAP (files "$@", else stdin), a "ROW CELL" line
+# per test: CELL is pass, skip or fail:WORD (vm/rows.awk names the row,
+# vm/tap2cells.awk reads the verdict).
+vm_cells()
+{
+	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$@"
+}
+
+# What a column's missing cells say, from how its run ended: "build" (the
+# kernel did not build) or run-vm.sh's exit code.
+vm_fill()
+{
+	case $1 in
+	build)	echo fail:build ;;
+	255)	echo fail:boot ;;
+	254)	echo fail:crash ;;
+	253)	echo fail:timeout ;;
+	*)	echo missing ;;
+	esac
+}
+
+# The guest's command for a front end, from the repo's top.
+vm_front_cmd()
+{
+	case $1 in
+	kselftest)	echo scripts/run-suite.sh ;;
+	test_progs)	echo mk/test_progs-tap.sh ;;
+	*)		die "unknown front end '$1' (kselftest, test_progs)" ;;
+	esac
+}
+
+# run-vm.sh, run from the repo's top: the command's output on stdout, its
+# exit code (tests/selftest.sh stands in for it here).
+vm_boot()
+{
+	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" "$@"
+}
+
+# vm_run_cells DIR NAME [run-vm.sh options] IMAGE -- COMMAND...: boot
+# IMAGE, run COMMAND from the repo's top, and leave DIR/NAME.tap, .err
+# (run-vm.sh's lines), .rc (its exit code), .cells, .fill and .whole
+# (empty, or why the run is not all it had to say: vm_run_not_whole).
+# Returns run-vm.sh's exit code.
+vm_run_cells()
+{
+	local dir=$1 name=$2 rc
+
+	shift 2
+	vm_boot "$@" > "$dir/$name.tap" 2> "$dir/$name.err"
+	rc=$?
+	echo $rc > "$dir/$name.rc"
+	vm_cells "$dir/$name.tap" > "$dir/$name.cells"
+	vm_fill $rc > "$dir/$name.fill"
+	vm_run_not_whole "$dir/$name.tap" $rc "$dir/$name.cells" > "$dir/$name.whole"
+	return $rc
+}
+
+# run-vm.sh's own lines of a run (DIR/NAME.err), joined: boot and run times.
+vm_run_times()
+{
+	sed -n 's/^vm: //p' "$1/$2.err" | paste -sd ';'
+}
+
+# The matrix of the columns "$@" from DIR ($1): their NAME.cells and
+# NAME.fill files (vm/table.awk, vm/matrix.awk).
+vm_matrix()
+{
+	local dir=$1 name fills
+
+	shift
+	fills=$(cd "$dir" && cat "${@/%/.fill}" | paste -sd ' ')
+	for name in "$@"; do
+		sed "s/^/$name /" "$dir/$name.cells"
+	done | awk -v cols="$*" -v fills="$fills" \
+		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk"
+}
+
+# Wait until fewer than $1 background jobs run: up to N VMs at once.
+vm_throttle()
+{
+	while [ "$(jobs -pr | wc -l)" -ge "$1" ]; do
+		wait -n
+	done
+}
+
 # Is a column's run all it had to say? Its TAP ($1), run-vm.sh's exit code
 # ($2) and the column's cells ($3, from the TAP): nothing when the TAP is
 # whole (vm/tap-plan.awk: its plan, every result, no "Bail out!") and the
@@ -291,16 +376,6 @@ vm_requested_rows()
 	done
 }
 
-# The calling script's usage, on stderr, and exit 2: its synopsis (the
-# comment lines from "#   vm/NAME") and the paragraph after it, which
-# says what the options do.
-vm_usage()
-{
-	awk '/^#   vm\// { on = 1 } on && /^#$/ && ++blank == 2 { exit } on' "$0" |
-		sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
 # The options the front-end scripts share (vmtest-lts.sh, vmtest-distro.sh,
 # check-lts.sh), parsed into globals (upper case: the scripts read them):
 #   -t TEST          ARG_TESTS+=(-t TEST): the suite's own -t, repeatable
@@ -309,7 +384,7 @@ vm_usage()
 #   --kernel IMAGE   ARG_KERNEL
 # vm_parse_args "-t --front" "$@": the first word lists the options the
 # script takes. Any other argument, or an option without its value, prints
-# the usage (vm_usage); a front end or line that does not exist is one
+# the usage (usage, scripts/lib.sh); a front end or line that does not exist is one
 # line and exit 1.
 vm_parse_args()
 {
@@ -321,7 +396,7 @@ vm_parse_args()
 	ARG_LINES=()
 	ARG_KERNEL=
 	while [ $# -gt 0 ]; do
-		[[ $accept == *" $1 "* ]] && [ $# -ge 2 ] || vm_usage
+		[[ $accept == *" $1 "* ]] && [ $# -ge 2 ] || usage
 		case $1 in
 		-t)		ARG_TESTS+=(-t "$2") ;;
 		--front)	case $2 in

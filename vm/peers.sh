@@ -44,12 +44,6 @@ PEERS_EXPECTED=${PEERS_EXPECTED:-$VM_DIR/peers-expected.txt}
 save=
 kernels=()
 
-usage()
-{
-	sed -n '/^#   vm/,/^# Logs/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
 # ---------------------------------------------------------------- guest side
 
 # One result line for the host: ROW, VERDICT (pass|fail|skip), REASON.

@@ -37,12 +37,6 @@ console=
 initrd=${VM_INITRD:-}
 accel=tcg
 
-usage()
-{
-	sed -n '/^#   vm/,/^# Acc/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
 # Store the command where the guest's init finds it: under build/, since the
 # guest mounts a tmpfs over /tmp.
 write_cmd()

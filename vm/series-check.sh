@@ -9,11 +9,17 @@
 #    series-base commit of build/vm/src: see vm/series.sh);
 # 2. checkpatch --strict on every patch: no error, no warning;
 # 3. the kernel builds from that tree, with the suite's config fragment as
-#    the series has it (the shared object dir: incremental, 1-2 min warm);
+#    the series has it (the shared object dir: incremental, 1-2 min warm).
+#    When the tree's kernel files (all but tools/testing/selftests and
+#    MAINTAINERS) are those of vm-base with vm/kernels/fix/ applied, and
+#    the fragment is the repo's, that kernel is bzImage-fix, by its key:
+#    build-kernel.sh's image is taken (built first if it is not cached);
 # 4. the kselftest target and the test_progs front end build from that tree
 #    ("make suite test_progs KDIR=tree BUILD=build/series-check"), and the
 #    tree is unchanged afterwards: what was built is the series' own files;
-# 5. the kernel boots in qemu and both front ends run: every test passes.
+# 5. the kernel boots in qemu and both front ends run, each in its own VM,
+#    both at once: every test passes. With SERIES_FIX_RUNS (make check),
+#    the fix column's runs of the same image are taken instead (below).
 #    A skip did not test the series: it fails the step, with its reason.
 #    So does a TAP that is not whole (vm/tap-plan.awk: its plan, its
 #    results, no "Bail out!") and any exit code of the VM but 0: a kernel
@@ -29,7 +35,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 CHECK=${SERIES_CHECK_DIR:-$VM_ROOT/build/series-check}
+SERIES_FIX_RUNS=${SERIES_FIX_RUNS:-}
 failed=()
+kernel_is_fix=
 
 step_failed()
 {
@@ -119,10 +127,53 @@ run_checkpatch()
 	return $rc
 }
 
+# The tree of vm-base with the reference fix applied (vm/kernels/fix/), as
+# build-kernel.sh builds bzImage-fix: written to the object store only,
+# through a scratch index; the working copy is not touched.
+fix_tree()
+{
+	local src=$VM_BUILD/src idx rc
+
+	idx=$(mktemp) || return 1
+	GIT_INDEX_FILE=$idx git -C "$src" read-tree vm-base &&
+	GIT_INDEX_FILE=$idx git -C "$src" apply --cached "$VM_DIR"/kernels/fix/*.patch &&
+	GIT_INDEX_FILE=$idx git -C "$src" write-tree
+	rc=$?
+	rm -f "$idx"
+	return $rc
+}
+
+# The fix's image ($1, from build-kernel.sh, whose key holds vm-base, the
+# fix's patches and the config) is the series' kernel when the series'
+# tree (HEAD of build/vm/src) has the fix's very files outside the
+# selftests and MAINTAINERS, which no kernel build reads, and the
+# series' config fragment is the repo's. Prints what differs, if anything.
+fix_image_differs()
+{
+	local src=$VM_BUILD/src tree files
+
+	[ -f "$1" ] || { echo "no fix image"; return 0; }
+	tree=$(fix_tree) || { echo "the fix does not apply to vm-base"; return 0; }
+	files=$(git -C "$src" diff --name-only "$tree" HEAD -- . \
+		':(exclude)tools/testing/selftests' ':(exclude)MAINTAINERS')
+	[ -n "$files" ] && { echo "kernel files differ:" $files; return 0; }
+	cmp -s "$VM_FRAGMENT" "$src/tools/testing/selftests/net/tc_skip_egress/config" ||
+		echo "the series' config fragment differs from the repo's"
+}
+
+# The series' kernel: the fix's image when it is the same kernel (above),
+# else built from the series' tree.
 build_kernel()
 {
-	local src=$VM_BUILD/src log=$CHECK/build-kernel.log
+	local src=$VM_BUILD/src log=$CHECK/build-kernel.log fix=$1 why
 
+	why=$(fix_image_differs "$fix")
+	if [ -z "$why" ]; then
+		log "kernel: the series' kernel files and config are those of $fix: reused"
+		cp "$fix" "$CHECK/bzImage" && kernel_is_fix=1
+		return
+	fi
+	log "kernel: built from the series' tree ($why)"
 	# The config fragment as the series carries it.
 	VM_FRAGMENT=$src/tools/testing/selftests/net/tc_skip_egress/config \
 		vm_make "$src" "$VM_OBJ" "$log" ||
@@ -148,11 +199,49 @@ run_front()
 {
 	local name=$1 cmd=$2 rc
 
-	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -l "$CHECK/console-$name.log" \
-		"$CHECK/bzImage" -- "$cmd" > "$CHECK/$name.tap" 2> "$CHECK/$name.err"
+	vm_run_cells "$CHECK" "$name" -l "$CHECK/console-$name.log" \
+		"$CHECK/bzImage" -- "$cmd"
 	rc=$?
-	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$CHECK/$name.tap" > "$CHECK/$name.cells"
 	verdicts "$name" "$rc"
+}
+
+# SERIES_FIX_RUNS=DIR (make check passes it): the fix column's runs that
+# vm/vmtest.sh has just made, DIR/fix.* (kselftest) and
+# DIR-test_progs/fix.* (test_progs). When the series' kernel is the
+# fix's image (build_kernel) and the series' files are the repo's
+# (build_selftests: the tree is clean after the repo's files went in),
+# such a run is the series' own: the same kernel, the suite built from
+# the same files. It is taken when it ran that very image (its key) and
+# every test (no -t), and judged below as a run of the series': nothing
+# boots twice.
+fix_run_dir()
+{
+	case $1 in
+	kselftest)	echo "$SERIES_FIX_RUNS" ;;
+	test_progs)	echo "$SERIES_FIX_RUNS-test_progs" ;;
+	esac
+}
+
+fix_run_taken()
+{
+	local dir
+
+	dir=$(fix_run_dir "$1")
+	[ -s "$dir/fix.tap" ] && [ -s "$dir/fix.rc" ] && [ -f "$dir/fix.args" ] &&
+		[ ! -s "$dir/fix.args" ] && [ -s "$dir/fix.key" ] &&
+		cmp -s "$dir/fix.key" "$2.key"
+}
+
+# Judge the fix column's run of front end $1 as the series' own.
+take_fix_run()
+{
+	local name=$1 dir
+
+	dir=$(fix_run_dir "$name")
+	cp "$dir/fix.tap" "$CHECK/$name.tap" && cp "$dir/fix.err" "$CHECK/$name.err" || return 1
+	vm_cells "$CHECK/$name.tap" > "$CHECK/$name.cells"
+	log "$name: the fix column's run in $dir, of the same image, is the series' run"
+	verdicts "$name" "$(cat "$dir/fix.rc")"
 }
 
 # Every cell pass, from a whole TAP and a VM that exited 0. A skip is
@@ -187,7 +276,7 @@ verdicts()
 
 main()
 {
-	local series=${1:-$VM_ROOT/build/series} start t
+	local series=${1:-$VM_ROOT/build/series} start t fix pid rc selftests_built=
 	local -a list
 
 	start=$(vm_now)
@@ -198,6 +287,8 @@ main()
 
 	vm_lock
 	vm_src_init || die "cannot make $VM_BUILD/src"
+	# The fix's image, cached or built (make check has just built it).
+	fix=$("$VM_DIR/build-kernel.sh" fix) || fix=
 	t=$(vm_now)
 	apply_series "${list[@]}" ||
 		{ git -C "$VM_BUILD/src" am --abort 2>/dev/null
@@ -207,7 +298,7 @@ main()
 	run_checkpatch "${list[@]}" || step_failed checkpatch
 	log "checkpatch --strict: done ($(vm_since "$t") s)"
 	t=$(vm_now)
-	if build_kernel; then
+	if build_kernel "$fix"; then
 		log "kernel: built ($(vm_since "$t") s)"
 	else
 		step_failed kernel
@@ -215,6 +306,7 @@ main()
 	t=$(vm_now)
 	if build_selftests; then
 		log "selftests: kselftest and test_progs built ($(vm_since "$t") s)"
+		selftests_built=1
 	else
 		step_failed selftests
 	fi
@@ -224,13 +316,24 @@ main()
 	unset VM_LOCKED
 
 	# A checkpatch complaint does not stop the boot; a build failure does.
-	if [ -f "$CHECK/bzImage" ] && [ -x "$CHECK/test_progs/test_progs" ]; then
+	if [ -n "$SERIES_FIX_RUNS" ] && [ -n "$kernel_is_fix" ] && [ -n "$selftests_built" ] &&
+	   fix_run_taken kselftest "$fix" && fix_run_taken test_progs "$fix"; then
+		take_fix_run kselftest || step_failed kselftest
+		take_fix_run test_progs || step_failed test_progs
+	elif [ -f "$CHECK/bzImage" ] && [ -x "$CHECK/test_progs/test_progs" ]; then
+		# Two VMs at once, as vmtest.sh runs them; each one's lines
+		# are printed when both are done, one front end after the other.
 		t=$(vm_now)
 		run_front kselftest \
-			"SUITE=$CHECK/net/tc_skip_egress/tc_skip_egress scripts/run-suite.sh" ||
-			step_failed kselftest
-		run_front test_progs "BUILD=$CHECK mk/test_progs-tap.sh" ||
-			step_failed test_progs
+			"SUITE=$CHECK/net/tc_skip_egress/tc_skip_egress scripts/run-suite.sh" \
+			> "$CHECK/kselftest.verdict" 2>&1 &
+		pid=$!
+		run_front test_progs "BUILD=$CHECK mk/test_progs-tap.sh" \
+			> "$CHECK/test_progs.verdict" 2>&1
+		rc=$?
+		wait $pid || step_failed kselftest
+		[ $rc = 0 ] || step_failed test_progs
+		cat "$CHECK/kselftest.verdict" "$CHECK/test_progs.verdict"
 		log "boot and run both front ends: $(vm_since "$t") s"
 	fi
 

@@ -34,50 +34,17 @@ EXPECTED=
 RESULTS=
 jobs=${VM_JOBS:-2}
 
-front_cmd()
-{
-	case $1 in
-	kselftest)	echo scripts/run-suite.sh ;;
-	test_progs)	echo mk/test_progs-tap.sh ;;
-	*)		echo "vmtest-distro: unknown front end '$1'" >&2
-			exit 2 ;;
-	esac
-}
-
-# What a front end's missing cells say, from how its VM run ended.
-fill_for()
-{
-	case $1 in
-	255)	echo fail:boot ;;
-	254)	echo fail:crash ;;
-	253)	echo fail:timeout ;;
-	*)	echo missing ;;
-	esac
-}
-
-# run-vm.sh, from the repo's top: TAP on stdout, its exit code.
-run_vm()
-{
-	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" "$@"
-}
-
 # Boot the distro kernel and run one front end: FRONT.tap, .cells, .fill
 # and .whole (empty, or why the run is not all it had to say).
 run_front()
 {
-	local front=$1 image=$2 initrd=$3 cmd rc
+	local front=$1 image=$2 initrd=$3 cmd
 
-	cmd=$(front_cmd "$front") || exit 2
-	run_vm -i "$initrd" \
+	cmd=$(vm_front_cmd "$front") || exit 2
+	vm_run_cells "$RESULTS" "$front" -i "$initrd" \
 		-l "$VM_BUILD/logs/console-distro-$DISTRO_LINE-$front.log" "$image" \
-		-- "$cmd" "${ARG_TESTS[@]}" > "$RESULTS/$front.tap" 2> "$RESULTS/$front.err"
-	rc=$?
-	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$front.tap" \
-		> "$RESULTS/$front.cells"
-	fill_for $rc > "$RESULTS/$front.fill"
-	vm_run_not_whole "$RESULTS/$front.tap" $rc "$RESULTS/$front.cells" \
-		> "$RESULTS/$front.whole"
-	log "$DISTRO_LINE $front: $(sed -n 's/^vm: //p' "$RESULTS/$front.err" | paste -sd ';')"
+		-- "$cmd" "${ARG_TESTS[@]}"
+	log "$DISTRO_LINE $front: $(vm_run_times "$RESULTS" "$front")"
 }
 
 # The expected matrix for the distro kernel: the stock column, once per
@@ -111,14 +78,10 @@ expected()
 # each front end's run whole.
 judge_line()
 {
-	local front fills rows why cut=0 rc
+	local front rows why cut=0 rc
 
 	rows=$(vm_requested_rows "${ARG_TESTS[@]}" | paste -sd' ')
-	fills=$(cd "$RESULTS" && cat "${ARG_FRONTS[@]/%/.fill}" | paste -sd ' ')
-	for front in "${ARG_FRONTS[@]}"; do
-		sed "s/^/$front /" "$RESULTS/$front.cells"
-	done | awk -v cols="${ARG_FRONTS[*]}" -v fills="$fills" \
-		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk" > "$RESULTS/matrix.txt"
+	vm_matrix "$RESULTS" "${ARG_FRONTS[@]}" > "$RESULTS/matrix.txt"
 	cat "$RESULTS/matrix.txt"
 	expected "${ARG_FRONTS[@]}" > "$RESULTS/expected.txt" || return 2
 	awk -v rows="$rows" -f "$VM_DIR/compare.awk" "$RESULTS/expected.txt" "$RESULTS/matrix.txt"
@@ -152,9 +115,7 @@ run_line()
 	rm -rf "$RESULTS"
 	mkdir -p "$RESULTS"
 	for front in "${ARG_FRONTS[@]}"; do
-		while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
-			wait -n
-		done
+		vm_throttle "$jobs"
 		run_front "$front" "$image" "$initrd" &
 	done
 	wait

@@ -7,9 +7,12 @@
 # front ends, each checked against vm/expected-matrix-6.1.txt.
 #
 #   vm/vmtest-lts.sh [-t TEST]... [--front kselftest|test_progs]...
+#   vm/vmtest-lts.sh --build
 #
 # -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
-# --front    one front end (default both, one after the other).
+# --front    one front end (default both, side by side: 4 VMs at once).
+# --build    only the tree and the two kernels' images (vmtest.sh --build):
+#            make check builds them while its host part runs.
 #
 # The suite is the one make suite and make test_progs built against the
 # 6.12 tree's framework: built once, run on both lines.
@@ -68,19 +71,38 @@ lts_tree()
 	rmdir "$tmp"
 }
 
+# vmtest.sh on the 6.1 line: its tree, build folder and the lock of the
+# 6.12 line's builds.
+vmtest_lts()
+{
+	KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS VM_LOCK=$VM_LOCK "$VM_DIR/vmtest.sh" "$@"
+}
+
 main()
 {
-	local line front rc=0
+	local line front version i build=0 rc=0
+	local -a pids=()
 
+	[ "${1:-}" = --build ] && { build=1; shift; }
 	vm_parse_args "-t --front" "$@"
 	lts_tree
 	line=$(vm_kernel_line "$KDIR_LTS" KDIR_LTS) || exit 2
 	[ "$line" = 6.1 ] ||
 		die "KDIR_LTS=$KDIR_LTS is Linux $line, not 6.1 (make vmtest runs 6.12)"
+	[ $build = 1 ] && { vmtest_lts --build stock fix; return; }
+	# The front ends side by side (2 VMs each), each one's lines
+	# printed when all are done, in order.
+	version=$(make -s -C "$KDIR_LTS" kernelversion)
+	mkdir -p "$VM_BUILD_LTS"
 	for front in "${ARG_FRONTS[@]}"; do
-		echo "6.1 line ($(make -s -C "$KDIR_LTS" kernelversion)), front end $front:"
-		KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS VM_LOCK=$VM_LOCK \
-			"$VM_DIR/vmtest.sh" --front "$front" "${ARG_TESTS[@]}" stock fix || rc=1
+		vmtest_lts --front "$front" "${ARG_TESTS[@]}" stock fix \
+			> "$VM_BUILD_LTS/vmtest-$front.out" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${!ARG_FRONTS[@]}"; do
+		wait "${pids[$i]}" || rc=1
+		echo "6.1 line ($version), front end ${ARG_FRONTS[$i]}:"
+		cat "$VM_BUILD_LTS/vmtest-${ARG_FRONTS[$i]}.out"
 	done
 	return $rc
 }

@@ -5,6 +5,7 @@
 #
 #   vm/vmtest.sh [--mutants] [--front kselftest|test_progs]
 #                [-t TEST]... [-j N] [--save FILE] [KERNEL...]
+#   vm/vmtest.sh --build [--mutants] [KERNEL...]
 #   vm/vmtest.sh --kernel PATH [-t TEST]...     (or KERNEL=PATH)
 #
 # KERNEL... are variants (default: stock seed iif both fix; on 6.1 stock
@@ -21,6 +22,8 @@
 #              before anything runs, and the run is judged against the
 #              expected matrix as it was, never against itself.
 # --kernel     boots one image, prints the suite's TAP, exits with its code.
+# --build      builds the kernels' images (or finds them cached), boots
+#              nothing: make check builds while its host part runs.
 # --line       prints KDIR's kernel line (6.12, 6.1) or refuses it, and exits.
 #
 # Matrix: rows are tests, columns kernels, cells pass, skip or fail:WORD
@@ -40,18 +43,15 @@ set -uo pipefail
 EXPECTED=${VM_EXPECTED:-}
 RESULTS=${VM_RESULTS:-$VM_BUILD/results}
 suite_cmd=(scripts/run-suite.sh)
+# The console logs' suffix: the front ends' runs may go side by side.
+console_tag=
 suite_args=()
 kernels=()
 kernel_image=
 save=
 mutants=0
+build_only=0
 jobs=${VM_JOBS:-2}
-
-usage()
-{
-	sed -n '/^#   vm/,/^# KERNEL/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
 
 # The test_progs front end must give the very verdicts of the expected
 # matrix: it runs in the same VMs and fills a matrix of its own.
@@ -60,6 +60,7 @@ set_front()
 	case $1 in
 	kselftest)	;;
 	test_progs)	suite_cmd=(mk/test_progs-tap.sh)
+			console_tag=-test_progs
 			RESULTS=${VM_RESULTS:-$VM_BUILD/results}-test_progs ;;
 	*)		echo "vmtest: unknown front end '$1' (kselftest, test_progs)" >&2
 			exit 2 ;;
@@ -71,6 +72,7 @@ parse_args()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--mutants)	mutants=1 ;;
+		--build)	build_only=1 ;;
 		--front)	set_front "$2"; shift ;;
 		-t)		suite_args+=(-t "$2"); shift ;;
 		--save)		[ -n "${2:-}" ] || usage
@@ -133,22 +135,16 @@ build_args()
 	fi
 }
 
-# Boot IMAGE, run the suite; TAP on stdout, run-vm.sh's exit code.
-run_suite()
+# --build: each column's image, built or found cached; nothing boots.
+build_images()
 {
-	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" "$@" -- "${suite_cmd[@]}" "${suite_args[@]}"
-}
+	local name rc=0
 
-# What a kernel's missing cells say, from how its run ended.
-fill_for()
-{
-	case $1 in
-	build)	echo fail:build ;;
-	255)	echo fail:boot ;;
-	254)	echo fail:crash ;;
-	253)	echo fail:timeout ;;
-	*)	echo missing ;;
-	esac
+	for name in "$@"; do
+		# shellcheck disable=SC2046
+		"$VM_DIR/build-kernel.sh" $(build_args "$name") >/dev/null || rc=1
+	done
+	return $rc
 }
 
 # Build a column's kernel; prints the image's path. Builds take turns:
@@ -161,26 +157,25 @@ build_column()
 	# shellcheck disable=SC2046
 	"$VM_DIR/build-kernel.sh" $(build_args "$name") && return 0
 	: > "$RESULTS/$name.cells"
-	fill_for build > "$RESULTS/$name.fill"
+	vm_fill build > "$RESULTS/$name.fill"
 	return 1
 }
 
 # Boot and run one column; leaves NAME.tap, NAME.cells, NAME.fill and
-# NAME.whole (empty, or why the run is not all it had to say: judge).
+# NAME.whole (empty, or why the run is not all it had to say: judge),
+# NAME.key (the image's key, from build-kernel.sh) and NAME.args (the
+# suite's -t options, empty for every test): what vm/series-check.sh
+# reads to take a fix column's run as its own.
 run_column()
 {
-	local name=$1 image=$2 build_s=$3 rc
+	local name=$1 image=$2 build_s=$3
 
-	run_suite -l "$VM_BUILD/logs/console-$name.log" "$image" \
-		> "$RESULTS/$name.tap" 2> "$RESULTS/$name.err"
-	rc=$?
-	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$RESULTS/$name.tap" \
-		> "$RESULTS/$name.cells"
-	fill_for $rc > "$RESULTS/$name.fill"
-	vm_run_not_whole "$RESULTS/$name.tap" $rc "$RESULTS/$name.cells" \
-		> "$RESULTS/$name.whole"
-	log "$name: build $build_s s;" \
-		"$(sed -n 's/^vm: //p' "$RESULTS/$name.err" | paste -sd ';')"
+	cat "$image.key" > "$RESULTS/$name.key" 2>/dev/null
+	printf '%s' "${suite_args[*]}" > "$RESULTS/$name.args"
+	vm_run_cells "$RESULTS" "$name" \
+		-l "$VM_BUILD/logs/console-$name$console_tag.log" "$image" \
+		-- "${suite_cmd[@]}" "${suite_args[@]}"
+	log "$name: build $build_s s; $(vm_run_times "$RESULTS" "$name")"
 }
 
 # Build each column in turn; up to $jobs VMs run beside the builds.
@@ -192,24 +187,10 @@ run_columns()
 		start=$(vm_now)
 		image=$(build_column "$name") || continue
 		build_s=$(vm_since "$start")
-		while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
-			wait -n
-		done
+		vm_throttle "$jobs"
 		run_column "$name" "$image" "$build_s" &
 	done
 	wait
-}
-
-# The matrix, from the NAME.cells files of the columns given.
-matrix()
-{
-	local name fills
-
-	fills=$(cd "$RESULTS" && cat "${@/%/.fill}" | paste -sd ' ')
-	for name in "$@"; do
-		sed "s/^/$name /" "$RESULTS/$name.cells"
-	done | awk -v cols="$*" -v fills="$fills" \
-		-f "$VM_DIR/table.awk" -f "$VM_DIR/matrix.awk"
 }
 
 # Differences of matrix $1 from the expected matrix; with -t the rows
@@ -351,7 +332,7 @@ main()
 	parse_args "$@"
 	if [ -n "$kernel_image" ]; then
 		check_bootable "$kernel_image"
-		run_suite "$kernel_image"
+		vm_boot "$kernel_image" -- "${suite_cmd[@]}" "${suite_args[@]}"
 		exit
 	fi
 	# The kernel line of KDIR picks the expected matrix; another line is
@@ -359,6 +340,7 @@ main()
 	vm_kernel_line >/dev/null || exit 2
 	[ -n "$EXPECTED" ] || EXPECTED=$(vm_expected_matrix)
 	default_kernels
+	[ $build_only = 1 ] && { build_images "${kernels[@]}"; return; }
 	start=$(vm_now)
 	mkdir -p "$RESULTS"
 	# A mutant needs its base variant's column to be judged against.
@@ -367,7 +349,7 @@ main()
 			kernels=("$(vm_mutant_base "$name")" "${kernels[@]}")
 	done
 	run_columns "${kernels[@]}"
-	matrix "${kernels[@]}" > "$RESULTS/matrix.txt"
+	vm_matrix "$RESULTS" "${kernels[@]}" > "$RESULTS/matrix.txt"
 	cat "$RESULTS/matrix.txt"
 	judge "$RESULTS/matrix.txt" "${kernels[@]}"
 	rc=$?
