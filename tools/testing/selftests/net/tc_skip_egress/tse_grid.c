@@ -17,7 +17,7 @@
  *              ifb, which must return each packet to its own device.
  *
  * Every row has every observer that applies to it, and one model
- * (grid_model()) says what each must show on a correct kernel and on
+ * (correct_rule(), stock_rule()) says what each must show on a correct kernel and on
  * stock, with the rule that gives it. The observers, and what each
  * changes of what it observes:
  *
@@ -40,7 +40,8 @@
  *   ifb         ifb's rx and drops; per packet, the gate on its egress
  *               (not in solo rows)
  *   delivery    the receiver's socket and vb's rx
- *   aggregate   va2's own site counter, vb2's rx and socket
+ *   aggregate   va2's hook program and root qdisc counter, vb2's rx and
+ *               socket
  *
  * Every counter a row attaches is read by one of these.
  */
@@ -229,7 +230,8 @@ enum tse_obs {
 	OBS_IFB_RX,		/* ifb's rx_packets */
 	OBS_DELIVERED,		/* copies the receiver got */
 	OBS_PEER_RX,		/* vb's rx_packets */
-	OBS_AGG_SITE,		/* va2's site counter, for its own flow */
+	OBS_AGG_SITE,		/* va2's hook program, for its own flow */
+	OBS_AGG_ROOT,		/* va2's root qdisc, first filter */
 	OBS_AGG_RX,		/* vb2's rx_packets */
 	OBS_AGG_DELIVERED,	/* copies vb2's receiver got */
 	OBS_COUNT,
@@ -261,6 +263,12 @@ static const char *const no_loop = "no packet loops";
 static const char *const ifb_keeps = "ifb returns every packet it gets";
 static const char *const enters_once = "each packet enters ifb once";
 
+/* va2's observers show what the first device's do. */
+static enum tse_obs twin(enum tse_obs o)
+{
+	return o == OBS_AGG_SITE ? OBS_HOOK : OBS_ROOT;
+}
+
 /* What a correct kernel shows @o in row @p, and why. */
 static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 {
@@ -282,11 +290,10 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 			return (struct tse_rule){ 2, root_twice };
 		return (struct tse_rule){ 1, after_ifb };
 	case OBS_AGG_SITE:
+	case OBS_AGG_ROOT:
 		if (!p->aggregate)
 			return (struct tse_rule){ -1 };
-		if (root)
-			return (struct tse_rule){ 2, root_twice };
-		return (struct tse_rule){ 1, once_per_hook };
+		return correct_rule(p, twin(o));
 	case OBS_MIRROR:
 	case OBS_ROOT_GACT:
 		return root ? (struct tse_rule){ 0, not_reached } :
@@ -334,11 +341,12 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 
 	if (r.value < 0)
 		return r;
+	if (o == OBS_AGG_SITE || o == OBS_AGG_ROOT)
+		return stock_rule(p, twin(o));
 	if (dropped) {
 		switch (o) {
 		case OBS_HOOK:
 		case OBS_CLSACT:
-		case OBS_AGG_SITE:
 		case OBS_IFB_GATE:
 		case OBS_IFB_RX:
 		case OBS_LOOPED:
@@ -350,8 +358,7 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 			return (struct tse_rule){ 0, stock_iif };
 		}
 	}
-	if (o == OBS_HOOK || o == OBS_CLSACT ||
-	    (o == OBS_AGG_SITE && !root_site(p)))
+	if (o == OBS_HOOK || o == OBS_CLSACT)
 		return (struct tse_rule){ 2, stock_twice };
 	return r;
 }
@@ -398,7 +405,9 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			    &tse_duplicated, &tse_not_delivered },
 	[OBS_PEER_RX] = { "peer-rx", "packets vb received (veth rx_packets), fences aside",
 			  &tse_wrong_device, &tse_not_delivered },
-	[OBS_AGG_SITE] = { "aggregate-site", "runs of va2's site counter per packet of its flow (BPF)",
+	[OBS_AGG_SITE] = { "aggregate-hook", "runs of va2's egress hook program per packet of its flow (BPF)",
+			   &tse_reclassified, &tse_skipped },
+	[OBS_AGG_ROOT] = { "aggregate-root", "runs of va2's root qdisc's first filter per packet of its flow (BPF)",
 			   &tse_reclassified, &tse_skipped },
 	[OBS_AGG_RX] = { "aggregate-rx", "packets vb2 received (veth rx_packets)",
 			 &tse_duplicated, &tse_wrong_device },
@@ -513,9 +522,9 @@ void tse_grid_judge(struct tse_test *t)
 	observe_peer(t);
 	observe(t, OBS_DELIVERED, t->delivered[TSE_FLOW_REDIRECTED], 0);
 	if (p->aggregate) {
-		observe(t, OBS_AGG_SITE,
-			tse_bpf_row(t, root_site(p) ? TSE_HOOK_REINJECT : hook,
-				    TSE_FLOW_UNRELATED), 0);
+		observe(t, OBS_AGG_SITE, tse_bpf_row(t, hook, TSE_FLOW_UNRELATED), 0);
+		observe(t, OBS_AGG_ROOT,
+			tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_UNRELATED), 0);
 		observe(t, OBS_AGG_DELIVERED, t->delivered[TSE_FLOW_UNRELATED], 0);
 	}
 	observe_links(t);
