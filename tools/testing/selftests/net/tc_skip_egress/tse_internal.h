@@ -203,6 +203,7 @@ struct tse_test {
 	bool tc_later;			/* tse_tc() queues; tse_tc_flush() runs */
 	const char *root_qdisc;		/* "prio" or "htb", when probed */
 	bool root_gact;			/* the root filter also runs a gact action */
+	bool peer_gact;			/* vb's ingress has a u32 + gact filter */
 	int kmsg;
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	struct test_tc_redirect_ifb *skel;

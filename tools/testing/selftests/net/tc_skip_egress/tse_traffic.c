@@ -230,7 +230,7 @@ static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 			    &ds[TSE_VA].gact))
 		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
 				       TSE_GACT_INDEX);
-	if (t->root_gact && t->s->point.site &&
+	if (t->peer_gact &&
 	    tse_action_pkts(t->nl[TSE_NS_RECEIVER], "gact", TSE_PEER_GACT_INDEX,
 			    &ds[TSE_VB].peer_gact))
 		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
