@@ -197,6 +197,15 @@ bg_join()
 	done <"$OUT/bg-$1"
 }
 
+# Once the host part is done, nothing is left for the prebuild to yield to
+# but the VM steps, which wait for its images: it runs at their priority
+# (other users' jobs on a shared machine would starve a niced build).
+vm_prebuild_unnice()
+{
+	[ -n "${PREBUILD:-}" ] || return 0
+	renice -n 0 -g "$PREBUILD" >/dev/null 2>&1 || true
+}
+
 vm_prebuild_wait()
 {
 	[ -n "${PREBUILD:-}" ] || return 0
@@ -331,6 +340,7 @@ main()
 	. "$TOP/tests/docs-check.sh"
 	[ "${CHECK_STRESS:-1}" != 0 ] && t_stress
 	if [ "${CHECK_VM:-1}" != 0 ]; then
+		vm_prebuild_unnice
 		bg_start vmtp t_vm_test_progs_matrix
 		t_vm_matrix
 		bg_join vmtp
