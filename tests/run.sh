@@ -151,7 +151,11 @@ t_test_progs_agrees()
 # by their keys, or built there after all, under the same build lock) and
 # judges its own runs; what this job prints is in $OUT/prebuild, for a
 # step that fails. The 6.1 step waits for it (vm_prebuild_wait): both
-# would extract the 6.1 tree.
+# would extract the 6.1 tree. Its 6.1 builds take the 6.1 tree's lock,
+# not the 6.12 line's: they come after its 6.12 builds, and series-check,
+# which needs the 6.12 tree and builds no kernel when the fix's image is
+# the series' (measured: it waited for the whole 6.1 stock build), must
+# not queue behind them.
 vm_prebuild()
 {
 	[ "${CHECK_VM:-1}" != 0 ] || return 0
@@ -160,9 +164,9 @@ vm_prebuild()
 		"$0/vm/vmtest.sh" --build stock fix
 		echo "prebuild: 6.12 stock and fix, exit $? ($SECONDS s)"
 		[ "$1" != 0 ] || exit 0
-		"$0/vm/vmtest-lts.sh" --build
+		VM_LOCK=$2 "$0/vm/vmtest-lts.sh" --build
 		echo "prebuild: 6.1 tree, stock and fix, exit $? ($SECONDS s)"' \
-		"$TOP" "${CHECK_LTS:-1}" >"$OUT/prebuild" 2>&1 &
+		"$TOP" "${CHECK_LTS:-1}" "$TOP/build/vm-6.1/src.lock" >"$OUT/prebuild" 2>&1 &
 	PREBUILD=$!
 }
 
