@@ -185,8 +185,8 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 		return -1;
 	t->peer_gact = t->root_gact && peer_u32_matches(&t->s->point);
 	if (t->peer_gact &&
-	    tse_tc(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s action gact pipe index %d\n",
-		   tse_dev(t, TSE_VB), match, TSE_PEER_GACT_INDEX))
+	    tse_tc(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s %s %d\n",
+		   tse_dev(t, TSE_VB), match, "action gact pipe index", TSE_PEER_GACT_INDEX))
 		return -1;
 	return t->s->point.upper ? tse_root_qdisc(t, TSE_VA) : 0;
 }
@@ -215,7 +215,8 @@ int tse_grid_setup(struct tse_test *t)
 
 	if (t->s->point.upper == TSE_UPPER_TUNNEL && !root_site(&t->s->point) &&
 	    t->s->point.site != TSE_SITE_CLSACT_MIRRED)
-		return tse_skip(t, "bpf_redirect() from a tunnel, which has no link-layer header, to ifb, which has one, drops the packet on every kernel (-ERANGE in __bpf_redirect_common())");
+		return tse_skip(t, "%s: %s", "bpf_redirect() from a tunnel to ifb",
+				"no link-layer header, dropped on every kernel (-ERANGE)");
 
 	t->tc_later = true;
 	ret = site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
@@ -261,21 +262,21 @@ struct tse_rule {
 };
 
 static const char *const once_per_hook =
-	"an egress hook classifies a packet once: ifb marks what it re-injects, and the hook skips it";
+	"an egress hook classifies a packet once: the hook skips what ifb marked and re-injects";
 static const char *const stock_twice =
 	"stock: egress hooks classify packets ifb re-injects again";
 static const char *const stock_iif =
 	"stock: bpf_redirect() leaves skb_iif 0 and ifb drops the packet";
 static const char *const root_twice =
-	"a root qdisc classifies before ifb and after it; the mark makes the redirect's actions skip the second time";
+	"a root qdisc classifies before ifb and after; the mark skips the redirect's actions";
 static const char *const after_ifb =
 	"only the packet ifb re-injected reaches the root qdisc, once";
 static const char *const actions_once = "actions run once per packet";
 static const char *const not_reached =
-	"the redirecting filter matches first, and on re-injection returns its class: the second filter is never reached";
+	"the redirecting filter matches first, and returns its class: the second is never reached";
 static const char *const chosen_class = "the packet leaves by the class its filter chose";
 static const char *const mark_gone =
-	"the mark is gone after the first hook or action it meets: later hooks classify each packet once";
+	"the mark is gone after the first hook or action it meets: later hooks classify once";
 static const char *const delivered_once = "each packet is delivered once, by its own device";
 static const char *const no_loop = "no packet loops";
 static const char *const ifb_keeps = "ifb returns every packet it gets";
@@ -405,11 +406,12 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			&tse_duplicated, &tse_misclassified },
 	[OBS_DEFAULT_CLASS] = { "default-class", "packets default class 1:2 sent",
 				&tse_misclassified, &tse_misclassified },
-	[OBS_MIRROR] = { "root-mirror", "copies the second root filter's mirror made per packet (BPF on vd)",
+	[OBS_MIRROR] = { "root-mirror",
+			 "copies of each packet the second root filter mirrored (BPF)",
 			 &tse_actions_repeated, &tse_actions_skipped },
-	[OBS_ROOT_GACT] = { "root-gact", "packets the second root filter's gact counted, fences aside",
+	[OBS_ROOT_GACT] = { "root-gact", "packets the second root filter's gact counted",
 			    &tse_actions_repeated, &tse_actions_skipped },
-	[OBS_LOWER] = { "lower", "runs of va's root qdisc counter, below the stacked device, per packet (BPF)",
+	[OBS_LOWER] = { "lower", "runs of va's root qdisc counter, below the upper device (BPF)",
 			&tse_duplicated, &tse_not_delivered },
 	[OBS_PEER] = { "peer", "runs of vb's ingress counter per packet (BPF)",
 		       &tse_reclassified, &tse_skipped },
@@ -425,9 +427,10 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			    &tse_duplicated, &tse_not_delivered },
 	[OBS_PEER_RX] = { "peer-rx", "packets vb received (veth rx_packets), fences aside",
 			  &tse_wrong_device, &tse_not_delivered },
-	[OBS_AGG_SITE] = { "aggregate-hook", "runs of va2's egress hook program per packet of its flow (BPF)",
+	[OBS_AGG_SITE] = { "aggregate-hook", "runs of va2's egress hook program per packet (BPF)",
 			   &tse_reclassified, &tse_skipped },
-	[OBS_AGG_ROOT] = { "aggregate-root", "runs of va2's root qdisc's first filter per packet of its flow (BPF)",
+	[OBS_AGG_ROOT] = { "aggregate-root",
+			   "runs of va2's root qdisc first filter per packet (BPF)",
 			   &tse_reclassified, &tse_skipped },
 	[OBS_AGG_RX] = { "aggregate-rx", "packets vb2 received (veth rx_packets)",
 			 &tse_duplicated, &tse_wrong_device },

@@ -38,7 +38,6 @@ const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
 	return bpf_counters(t)->seen[hook][flow];
 }
 
-
 /* How far each of a device's counters moved while the traffic ran. */
 struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 {
@@ -57,7 +56,7 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 
 /* How far class 1:@minor of @dev's root qdisc moved. */
 long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
-			 unsigned int minor)
+			  unsigned int minor)
 {
 	return t->after[dev].class_pkts[minor] - t->before[dev].class_pkts[minor];
 }

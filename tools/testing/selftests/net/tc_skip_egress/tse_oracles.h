@@ -15,7 +15,7 @@ const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
 				enum tse_flow flow);
 struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev);
 long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
-			 unsigned int minor);
+			  unsigned int minor);
 long long tse_background(struct tse_test *t, enum tse_hook hook);
 void tse_expect_quiet(struct tse_test *t);
 void tse_expect_hook(struct tse_test *t, const char *what,

@@ -198,9 +198,9 @@ static void record(struct tse_test *t, struct tse_check *c)
 }
 
 struct tse_check *__tse_expect(const char *where, struct tse_test *t,
-				const char *what, long long got, long long want,
-				const struct tse_meaning *more,
-				const struct tse_meaning *less)
+			       const char *what, long long got, long long want,
+			       const struct tse_meaning *more,
+			       const struct tse_meaning *less)
 {
 	struct tse_check *c = new_check(t, where, what);
 
@@ -230,10 +230,10 @@ void __tse_expect_at_least(const char *where, struct tse_test *t,
 
 /* Every one of the scenario's packets must have been counted @want times. */
 struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
-				     const char *what, const unsigned int *row,
-				     unsigned int want,
-				     const struct tse_meaning *more,
-				     const struct tse_meaning *less)
+				    const char *what, const unsigned int *row,
+				    unsigned int want,
+				    const struct tse_meaning *more,
+				    const struct tse_meaning *less)
 {
 	struct tse_check *c = new_check(t, where, what);
 	int seq, len = 0;

@@ -29,17 +29,17 @@ __printf(2, 3) int tse_setup_error(struct tse_test *t,
 				   const char *fmt, ...);
 __printf(2, 3) void tse_note(struct tse_test *t, const char *fmt, ...);
 struct tse_check *__tse_expect(const char *where, struct tse_test *t,
-				const char *what, long long got, long long want,
-				const struct tse_meaning *more,
-				const struct tse_meaning *less);
+			       const char *what, long long got, long long want,
+			       const struct tse_meaning *more,
+			       const struct tse_meaning *less);
 void __tse_expect_at_least(const char *where, struct tse_test *t,
 			   const char *what, long long got, long long want,
 			   const struct tse_meaning *less);
 struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
-				     const char *what, const unsigned int *row,
-				     unsigned int want,
-				     const struct tse_meaning *more,
-				     const struct tse_meaning *less);
+				    const char *what, const unsigned int *row,
+				    unsigned int want,
+				    const struct tse_meaning *more,
+				    const struct tse_meaning *less);
 void tse_record(struct tse_test *t);
 
 /* The checks, each recorded with the oracle that made it. */

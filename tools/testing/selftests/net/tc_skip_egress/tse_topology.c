@@ -931,7 +931,7 @@ int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 		   struct bpf_program *prog)
 {
-	struct bpf_link **link = &t->tcx_link[t->tcx_link[0] != NULL];
+	struct bpf_link **link = &t->tcx_link[!!t->tcx_link[0]];
 	int err = 0;
 
 	if (tse_enter(t, tse_dev_ns(t, dev)))
