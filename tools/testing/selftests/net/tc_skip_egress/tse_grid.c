@@ -90,6 +90,22 @@ static enum tse_hook site_hook(const struct tse_point *p)
 	}
 }
 
+/*
+ * bpf_redirect() from a tunnel, whose packets have no link-layer header,
+ * to ifb, which has one, drops the packet on every kernel: such a point
+ * has nothing to judge. Said before anything is built.
+ */
+int tse_grid_unsupported(struct tse_test *t)
+{
+	const struct tse_point *p = &t->s->point;
+
+	if (p->upper != TSE_UPPER_TUNNEL ||
+	    (p->site != TSE_SITE_CLSACT_BPF && p->site != TSE_SITE_TCX))
+		return 0;
+	return tse_skip(t, "%s: %s", "bpf_redirect() from a tunnel to ifb",
+			"no link-layer header, dropped on every kernel (-ERANGE)");
+}
+
 int tse_grid_breaker(const struct tse_scenario *s)
 {
 	const struct tse_point *p = &s->point;
@@ -213,11 +229,6 @@ int tse_grid_setup(struct tse_test *t)
 	bool agg = t->s->shape.aggregate;
 	int ret;
 
-	if (t->s->point.upper == TSE_UPPER_TUNNEL && !root_site(&t->s->point) &&
-	    t->s->point.site != TSE_SITE_CLSACT_MIRRED)
-		return tse_skip(t, "%s: %s", "bpf_redirect() from a tunnel to ifb",
-				"no link-layer header, dropped on every kernel (-ERANGE)");
-
 	t->tc_later = true;
 	ret = site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
 	      (agg ? site_filters(t, TSE_VE, TSE_FLOW_UNRELATED) : 0) ?:
@@ -251,6 +262,7 @@ enum tse_obs {
 	OBS_PEER_RX,		/* vb's rx_packets */
 	OBS_AGG_SITE,		/* va2's hook program, for its own flow */
 	OBS_AGG_ROOT,		/* va2's root qdisc, first filter */
+	OBS_AGG_CLSACT,		/* va2's clsact qdisc count */
 	OBS_AGG_RX,		/* vb2's rx_packets */
 	OBS_AGG_DELIVERED,	/* copies vb2's receiver got */
 	OBS_COUNT,
@@ -285,6 +297,8 @@ static const char *const enters_once = "each packet enters ifb once";
 /* va2's observers show what the first device's do. */
 static enum tse_obs twin(enum tse_obs o)
 {
+	if (o == OBS_AGG_CLSACT)
+		return OBS_CLSACT;
 	return o == OBS_AGG_SITE ? OBS_HOOK : OBS_ROOT;
 }
 
@@ -310,6 +324,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 		return (struct tse_rule){ 1, after_ifb };
 	case OBS_AGG_SITE:
 	case OBS_AGG_ROOT:
+	case OBS_AGG_CLSACT:
 		if (!p->aggregate)
 			return (struct tse_rule){ -1 };
 		return correct_rule(p, twin(o));
@@ -362,7 +377,7 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 
 	if (r.value < 0)
 		return r;
-	if (o == OBS_AGG_SITE || o == OBS_AGG_ROOT)
+	if (o == OBS_AGG_SITE || o == OBS_AGG_ROOT || o == OBS_AGG_CLSACT)
 		return stock_rule(p, twin(o));
 	if (dropped) {
 		switch (o) {
@@ -429,6 +444,8 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			  &tse_wrong_device, &tse_not_delivered },
 	[OBS_AGG_SITE] = { "aggregate-hook", "runs of va2's egress hook program per packet (BPF)",
 			   &tse_reclassified, &tse_skipped },
+	[OBS_AGG_CLSACT] = { "aggregate-clsact", "packets of its flow va2's clsact qdisc counted",
+			     &tse_reclassified, &tse_skipped },
 	[OBS_AGG_ROOT] = { "aggregate-root",
 			   "runs of va2's root qdisc first filter per packet (BPF)",
 			   &tse_reclassified, &tse_skipped },
@@ -556,6 +573,8 @@ void tse_grid_judge(struct tse_test *t)
 		observe(t, OBS_AGG_SITE, tse_bpf_row(t, hook, TSE_FLOW_UNRELATED), 0);
 		observe(t, OBS_AGG_ROOT,
 			tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_UNRELATED), 0);
+		/* va2 carries its flow alone, and no fence: nothing to set aside. */
+		observe(t, OBS_AGG_CLSACT, NULL, (long long)tse_moved(t, TSE_VE).clsact);
 		observe(t, OBS_AGG_DELIVERED, t->delivered[TSE_FLOW_UNRELATED], 0);
 	}
 	observe_links(t);
