@@ -1631,6 +1631,33 @@ selftests_cleanup()
 	ST=
 }
 
+# vm/header-adds.awk lets vm/build-kernel.sh spare the objects that include
+# a header a patch changed: it must refuse every change but whole added
+# definitions. The 6.1 backport's own skbuff.h hunk must pass.
+header_adds()
+{
+	printf '%s\n' '--- a/x.h' '+++ b/x.h' '@@ -1,3 +1,4 @@' "$@" |
+		awk -f "$TOP/vm/header-adds.awk"
+}
+
+st_header_adds()
+{
+	expect pass "header-adds, the 6.1 backport's skbuff.h hunk: one static inline" \
+		bash -c "awk '/^diff --git a.include.linux.skbuff.h/ { p = 1 } /^diff --git a.net/ { p = 0 } p' \
+			$TOP/vm/kernels/fix-6.1/0001-*.patch | awk -f $TOP/vm/header-adds.awk |
+			grep -qx skb_set_redirected_noclear"
+	expect pass "header-adds, an added macro" \
+		header_adds ' #include <a.h>' '+#define X(a) \' '+	((a) + 1)' ' #include <b.h>'
+	expect fail "header-adds, a field added to a struct: other objects' layout changes" \
+		header_adds ' struct a {' '+	int b;' ' };'
+	expect fail "header-adds, a line removed" \
+		header_adds ' struct a {' '-	int b;' ' };'
+	expect fail "header-adds, a declaration added" \
+		header_adds ' #include <a.h>' '+extern int x;' ' #include <b.h>'
+	expect fail "header-adds, a function that does not end in the hunk" \
+		header_adds ' #include <a.h>' '+static inline int f(void)' '+{' ' 	return 0;'
+}
+
 selftests()
 {
 	ST=$(mktemp -d)
@@ -1669,6 +1696,7 @@ selftests()
 	st_scenario_rows
 	st_kernel_compare
 	st_bisect_observe
+	st_header_adds
 	selftests_cleanup
 }
 

@@ -48,6 +48,66 @@ cached()
 		[ "$(cat "$image.key" 2>/dev/null)" = "$(image_key "$@")" ]
 }
 
+# The tree's diff against vm-base that the objects in $VM_OBJ were last
+# built from; none when unknown (a cold build, or an object dir older than
+# this record).
+built_diff()
+{
+	echo "$VM_OBJ/.vm-built.diff"
+}
+
+# The headers that DIFF ($1) changes, one a line.
+diff_headers()
+{
+	sed -n 's|^+++ b/\(.*\.h\)$|\1|p' "$1"
+}
+
+# header_adds_only DIFF HEADER CHANGED: DIFF only adds to HEADER whole
+# definitions (vm/header-adds.awk) that nothing but HEADER and the .c
+# files in CHANGED (one a line: what make rebuilds anyway) uses.
+header_adds_only()
+{
+	local diff=$1 h=$2 changed=$3 names name f
+
+	names=$(awk -v h="$h" '/^diff --git/ { p = $3 == "a/" h } p' "$diff" |
+		awk -f "$VM_DIR/header-adds.awk" 2>/dev/null) || return 1
+	for name in $names; do
+		while read -r f; do
+			[ "$f" = "$h" ] && continue
+			case $f in *.c) ;; *) return 1 ;; esac
+			grep -qxF "$f" <<< "$changed" || return 1
+		done < <(git -C "$VM_BUILD/src" grep -l -w -e "$name" -- '*.c' '*.h' '*.S')
+	done
+}
+
+# Kbuild rebuilds every object that includes a header newer than it. The
+# 6.1 backport adds one static inline to skbuff.h, which most of the
+# kernel includes: switching between stock and fix rebuilt most of it
+# (611 s) for objects whose code cannot change. A header that the last
+# build's diff or this one only adds whole definitions to, used by no
+# file but the changed .c files (which are rebuilt: their times are new),
+# gets the pristine tree's mtime back, so make rebuilds what uses the new
+# definition and nothing else. An object it spares differs from a full
+# rebuild's in one way only: the line numbers of the header's later
+# definitions (a WARN in one names its line as it was before the added ones). Anything else keeps its
+# new mtime: a full rebuild.
+keep_header_times()
+{
+	local src=$VM_BUILD/src last now h changed
+
+	last=$(built_diff)
+	[ -f "$last" ] || return 0
+	now=$(mktemp) || return 0
+	git -C "$src" diff vm-base > "$now"
+	changed=$(sed -n 's|^+++ b/||p' "$last" "$now" | sort -u)
+	for h in $({ diff_headers "$last"; diff_headers "$now"; } | sort -u); do
+		[ -f "$KDIR/$h" ] && header_adds_only "$last" "$h" "$changed" &&
+			header_adds_only "$now" "$h" "$changed" &&
+			touch -r "$KDIR/$h" "$src/$h"
+	done
+	rm -f "$now"
+}
+
 # Put the working copy in the state VARIANT [MUTANT] needs.
 switch_tree()
 {
@@ -89,8 +149,11 @@ main()
 	key=$(image_key "${list[@]}")
 	switch_tree "${list[@]}" || die "$name: patches do not apply"
 	log=$VM_BUILD/logs/build-$name.log
+	keep_header_times
+	rm -f "$(built_diff)"
 	vm_make "$VM_BUILD/src" "$VM_OBJ" "$log" ||
 		die "$name: build failed: $(vm_make_error "$log")"
+	git -C "$VM_BUILD/src" diff vm-base > "$(built_diff)"
 	if ! cp "$VM_OBJ/arch/x86/boot/bzImage" "$image" ||
 	   ! echo "$key" > "$image.key"; then
 		die "$name: cannot store image"
