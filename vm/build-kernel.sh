@@ -56,6 +56,11 @@ built_diff()
 	echo "$VM_OBJ/.vm-built.diff"
 }
 
+next_diff()
+{
+	echo "$VM_OBJ/.vm-next.diff"
+}
+
 # The headers that DIFF ($1) changes, one a line.
 diff_headers()
 {
@@ -89,23 +94,25 @@ header_adds_only()
 # gets the pristine tree's mtime back, so make rebuilds what uses the new
 # definition and nothing else. An object it spares differs from a full
 # rebuild's in one way only: the line numbers of the header's later
-# definitions (a WARN in one names its line as it was before the added ones). Anything else keeps its
-# new mtime: a full rebuild.
+# definitions (a WARN in one names its line as it was before the added
+# ones). Anything else keeps its new mtime: a full rebuild. The diff this
+# build reads goes to next_diff(), which becomes built_diff() once built.
 keep_header_times()
 {
 	local src=$VM_BUILD/src last now h changed
 
 	last=$(built_diff)
+	now=$(next_diff)
+	mkdir -p "$VM_OBJ"
+	git -C "$src" diff vm-base > "$now" || return 1
 	[ -f "$last" ] || return 0
-	now=$(mktemp) || return 0
-	git -C "$src" diff vm-base > "$now"
 	changed=$(sed -n 's|^+++ b/||p' "$last" "$now" | sort -u)
 	for h in $({ diff_headers "$last"; diff_headers "$now"; } | sort -u); do
 		[ -f "$KDIR/$h" ] && header_adds_only "$last" "$h" "$changed" &&
 			header_adds_only "$now" "$h" "$changed" &&
 			touch -r "$KDIR/$h" "$src/$h"
 	done
-	rm -f "$now"
+	return 0
 }
 
 # Put the working copy in the state VARIANT [MUTANT] needs.
@@ -149,11 +156,11 @@ main()
 	key=$(image_key "${list[@]}")
 	switch_tree "${list[@]}" || die "$name: patches do not apply"
 	log=$VM_BUILD/logs/build-$name.log
-	keep_header_times
+	keep_header_times || die "$name: cannot read the tree's diff"
 	rm -f "$(built_diff)"
 	vm_make "$VM_BUILD/src" "$VM_OBJ" "$log" ||
 		die "$name: build failed: $(vm_make_error "$log")"
-	git -C "$VM_BUILD/src" diff vm-base > "$(built_diff)"
+	mv "$(next_diff)" "$(built_diff)"
 	if ! cp "$VM_OBJ/arch/x86/boot/bzImage" "$image" ||
 	   ! echo "$key" > "$image.key"; then
 		die "$name: cannot store image"
