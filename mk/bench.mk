@@ -12,8 +12,8 @@
 #                          guest time; writes bench/results/ (CSV, markdown,
 #                          PNG); then the suite's own cost
 #   make bench-check       the fast-path gate: one icount round of stock and
-#                          fix (BENCH_CHECK_KERNEL), fast path, 5 and 100
-#                          filters; fails on a fast-path cost over 0.1 %,
+#                          fix (BENCH_CHECK_KERNEL), TCP_RR on the fast
+#                          path and with 5 filters; fails on a fast-path cost over 0.1 %,
 #                          on classifier runs per packet other than 2
 #                          (stock) and 1 (fix), on a missing cell
 #   make bench-smoke       the same as bench, 1 round of 1 s runs, into
