@@ -146,24 +146,31 @@ t_test_progs_agrees()
 
 # The VM part's four kernels (6.12 and 6.1, stock and fix), built while
 # the host part runs, niced below it: the host part mostly waits on its
-# network tests, and a cold build is most of the VM part's time. Only a
-# cache: each VM step still asks vm/build-kernel.sh for its images (found
-# by their keys, or built there after all, under the same build lock) and
-# judges its own runs; what this job prints is in $OUT/prebuild, for a
-# step that fails. The 6.1 step waits for it (vm_prebuild_wait): both
-# would extract the 6.1 tree. Its 6.1 builds take the 6.1 tree's lock,
-# not the 6.12 line's: they come after its 6.12 builds, and series-check,
+# network tests, and the builds are most of the VM part's CPU time. The
+# 6.1 tree is installed, unpacked and copied beside the 6.12 builds (one
+# core each, mostly waiting on the disk). Only a cache: each VM step still
+# asks vm/build-kernel.sh for its images (found by their keys, or built
+# there after all, under the same build lock) and judges its own runs;
+# what this job prints is in $OUT/prebuild, for a step that fails. Its
+# 6.1 builds take the 6.1 tree's lock, not the 6.12 line's: series-check,
 # which needs the 6.12 tree and builds no kernel when the fix's image is
 # the series' (measured: it waited for the whole 6.1 stock build), must
-# not queue behind them.
+# not queue behind them. Once the 6.12 images are there it niced itself
+# again: the 6.12 VM steps come first, the 6.1 builds take what they
+# leave, and a guest never waits behind a compiler (under emulation a
+# starved guest costs twice its CPU time: docs/vm.md).
 vm_prebuild()
 {
 	[ "${CHECK_VM:-1}" != 0 ] || return 0
 	# Its own process group (setsid), for the trap below to end it.
 	setsid nice -n 19 bash -c '
+		[ "$1" = 0 ] || VM_LOCK=$2 "$0/vm/vmtest-lts.sh" --prepare &
 		"$0/vm/vmtest.sh" --build stock fix
 		echo "prebuild: 6.12 stock and fix, exit $? ($SECONDS s)"
+		renice -n 19 -g $$ >/dev/null
 		[ "$1" != 0 ] || exit 0
+		wait $!
+		echo "prebuild: 6.1 tree made, exit $? ($SECONDS s)"
 		VM_LOCK=$2 "$0/vm/vmtest-lts.sh" --build
 		echo "prebuild: 6.1 tree, stock and fix, exit $? ($SECONDS s)"' \
 		"$TOP" "${CHECK_LTS:-1}" "$TOP/build/vm-6.1/src.lock" >"$OUT/prebuild" 2>&1 &
@@ -172,9 +179,10 @@ vm_prebuild()
 
 # bg_start NAME CHECK...: run a check function in the background, its
 # lines into $OUT/bg-NAME; bg_join NAME waits for it and counts its
-# results here, in order. The VM steps go two at a time (4 VMs, or 2
-# VMs beside the bench gate's 2 icount VMs, whose figures are instruction
-# counts that the host's load does not enter).
+# results here, in order. The VM steps go two at a time, one VM each
+# (VM_JOBS=1), or the bench gate's 2 icount VMs, whose figures are
+# instruction counts that the host's load does not enter, beside
+# series-check, which boots nothing.
 declare -A BG=()
 
 bg_start()
@@ -201,9 +209,10 @@ bg_join()
 	done <"$OUT/bg-$1"
 }
 
-# Once the host part is done, nothing is left for the prebuild to yield to
-# but the VM steps, which wait for its images: it runs at their priority
-# (other users' jobs on a shared machine would starve a niced build).
+# Once the host part is done, and again once only the 6.1 step is left,
+# nothing of ours is left for the prebuild to yield to: the VM steps wait
+# for its images, so it runs at their priority (other users' jobs on a
+# shared machine would starve a niced build).
 vm_prebuild_unnice()
 {
 	[ -n "${PREBUILD:-}" ] || return 0
@@ -292,7 +301,7 @@ t_series_check()
 # Two more kernel builds: about 7 minutes cold on a quiet 2-core machine.
 t_vm_lts()
 {
-	make_step vmtest-lts \
+	VM_JOBS=1 make_step vmtest-lts \
 		"stock 6.1 and the backport match vm/expected-matrix-6.1.txt, both front ends" \
 		"the 6.1 line differs from vm/expected-matrix-6.1.txt or did not run" ||
 		sed 's/^/# /' "$OUT/vmtest-lts" | tail -25
@@ -345,12 +354,13 @@ main()
 	[ "${CHECK_STRESS:-1}" != 0 ] && t_stress
 	if [ "${CHECK_VM:-1}" != 0 ]; then
 		vm_prebuild_unnice
-		bg_start vmtp t_vm_test_progs_matrix
-		t_vm_matrix
+		VM_JOBS=1 bg_start vmtp t_vm_test_progs_matrix
+		VM_JOBS=1 t_vm_matrix
 		bg_join vmtp
 		[ "${CHECK_BENCH:-1}" != 0 ] && bg_start bench t_bench_check
 		[ "${CHECK_SERIES:-1}" != 0 ] && t_series_check
 		[ "${CHECK_BENCH:-1}" != 0 ] && bg_join bench
+		vm_prebuild_unnice
 		vm_prebuild_wait
 		[ "${CHECK_LTS:-1}" != 0 ] && t_vm_lts
 	fi

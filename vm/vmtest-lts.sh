@@ -8,11 +8,15 @@
 #
 #   vm/vmtest-lts.sh [-t TEST]... [--front kselftest|test_progs]...
 #   vm/vmtest-lts.sh --build
+#   vm/vmtest-lts.sh --prepare
 #
 # -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
 # --front    one front end (default both, side by side: 4 VMs at once).
 # --build    only the tree and the two kernels' images (vmtest.sh --build):
 #            make check builds them while its host part runs.
+# --prepare  only the tree and its git copy (installing, unpacking and
+#            hashing: one core each), which make check does beside the
+#            6.12 builds.
 #
 # The suite is the one make suite and make test_progs built against the
 # 6.12 tree's framework: built once, run on both lines.
@@ -73,6 +77,16 @@ lts_tree()
 
 # vmtest.sh on the 6.1 line: its tree, build folder and the lock of the
 # 6.12 line's builds.
+# The tree and build-kernel.sh's git copy of it, under the builds' lock.
+prepare_src()
+{
+	lts_tree
+	vm_kernel_line "$KDIR_LTS" KDIR_LTS >/dev/null || exit 2
+	KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS
+	vm_lock
+	vm_src_init || die "cannot make $VM_BUILD/src"
+}
+
 vmtest_lts()
 {
 	KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS VM_LOCK=$VM_LOCK "$VM_DIR/vmtest.sh" "$@"
@@ -83,6 +97,7 @@ main()
 	local line front version i build=0 rc=0
 	local -a pids=()
 
+	[ "${1:-}" = --prepare ] && { prepare_src; return; }
 	[ "${1:-}" = --build ] && { build=1; shift; }
 	vm_parse_args "-t --front" "$@"
 	lts_tree
