@@ -120,7 +120,13 @@ vm_variant_patches()
 	esac
 }
 
-# The variant a mutant applies on top of, from its "# base: NAME" line.
+# A kernel word names a mutant by its file name, vm/mutants/NAME.patch;
+# the variant it applies on top of is its "# base: NAME" line.
+vm_is_mutant()
+{
+	[ -f "$VM_DIR/mutants/$1.patch" ]
+}
+
 vm_mutant_base()
 {
 	sed -n '1s/^# base: *\([a-z]*\).*/\1/p' "$VM_DIR/mutants/$1.patch"

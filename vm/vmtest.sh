@@ -120,29 +120,13 @@ check_save()
 	fi
 }
 
-is_mutant()
-{
-	[ -f "$VM_DIR/mutants/$1.patch" ]
-}
-
-# build-kernel.sh arguments for a column name.
-build_args()
-{
-	if is_mutant "$1"; then
-		echo "$(vm_mutant_base "$1") $1"
-	else
-		echo "$1"
-	fi
-}
-
 # --build: each column's image, built or found cached; nothing boots.
 build_images()
 {
 	local name rc=0
 
 	for name in "$@"; do
-		# shellcheck disable=SC2046
-		"$VM_DIR/build-kernel.sh" $(build_args "$name") >/dev/null || rc=1
+		"$VM_DIR/build-kernel.sh" "$name" >/dev/null || rc=1
 	done
 	return $rc
 }
@@ -154,8 +138,7 @@ build_column()
 	local name=$1
 
 	rm -f "$RESULTS/$name".*
-	# shellcheck disable=SC2046
-	"$VM_DIR/build-kernel.sh" $(build_args "$name") && return 0
+	"$VM_DIR/build-kernel.sh" "$name" && return 0
 	: > "$RESULTS/$name.cells"
 	vm_fill build > "$RESULTS/$name.fill"
 	return 1
@@ -204,7 +187,7 @@ compare()
 
 	shift
 	for name in "$@"; do
-		is_mutant "$name" && mutant_cols+=" $name"
+		vm_is_mutant "$name" && mutant_cols+=" $name"
 	done
 	rows=$(vm_requested_rows "${suite_args[@]}" | paste -sd' ')
 	if [ ! -s "$EXPECTED" ]; then
@@ -264,7 +247,7 @@ mutant_report()
 	local m base bad
 
 	for m in "$@"; do
-		is_mutant "$m" || continue
+		vm_is_mutant "$m" || continue
 		base=$(vm_mutant_base "$m")
 		if bad=$(unjudged_rows "$base") && [ -n "$bad" ]; then
 			echo "BROKEN mutant $m: its base $base gave no verdict: $bad"
@@ -287,7 +270,7 @@ cut_runs()
 	for name in "$@"; do
 		why=$(cat "$RESULTS/$name.whole" 2>/dev/null)
 		[ -n "$why" ] || continue
-		if is_mutant "$name"; then
+		if vm_is_mutant "$name"; then
 			echo "BROKEN mutant $name: its run is not whole: $why"
 		else
 			echo "DIFF $name: its run is not whole: $why"
@@ -345,7 +328,7 @@ main()
 	mkdir -p "$RESULTS"
 	# A mutant needs its base variant's column to be judged against.
 	for name in "${kernels[@]}"; do
-		is_mutant "$name" && [[ " ${kernels[*]} " != *" $(vm_mutant_base "$name") "* ]] &&
+		vm_is_mutant "$name" && [[ " ${kernels[*]} " != *" $(vm_mutant_base "$name") "* ]] &&
 			kernels=("$(vm_mutant_base "$name")" "${kernels[@]}")
 	done
 	run_columns "${kernels[@]}"
