@@ -134,7 +134,7 @@ run_kernel()
 	t0=$(vm_now)
 	# The guest gets no environment from here: settings go in the command.
 	VM_TIMEOUT=${VM_TIMEOUT:-3600} "$VM_DIR/run-vm.sh" -C "$VM_ROOT" "$image" -- \
-		"PEERS_TEST_PROGS='$PEERS_TEST_PROGS' PEERS_OUT='$PEERS_OUT' vm/peers-guest.sh" \
+		"KDIR='$KDIR' PEERS_TEST_PROGS='$PEERS_TEST_PROGS' PEERS_OUT='$PEERS_OUT' vm/peers-guest.sh" \
 		> "$PEERS_OUT/$k.log" 2>&1
 	rc=$?
 	log "$k: VM ran in $(vm_since "$t0") s (exit $rc)"
