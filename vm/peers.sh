@@ -10,9 +10,11 @@
 # vm/kernels/fix/ exists), each built with vm/peers.config added and
 # booted in its own VM, which runs vm/peers-guest.sh. --save FILE writes
 # the table to FILE, a new file (an existing one is refused before
-# anything is built). Exits 1 on a regression of the fix, a cell that is
-# not $PEERS_EXPECTED's (default vm/peers-expected.txt), or a VM that
-# gave no whole result (vm/peers.awk). Logs: build/peers/KERNEL.log.
+# anything is built).
+#
+# Exits 1 on a regression of the fix, a cell that is not $PEERS_EXPECTED's
+# (default vm/peers-expected.txt), or a VM that gave no whole result
+# (vm/peers.awk). Logs: build/peers/KERNEL.log.
 
 # No -e: each kernel's run is taken and judged.
 set -uo pipefail
@@ -37,11 +39,7 @@ parse_args()
 		esac
 		shift
 	done
-	if [ -n "$save" ] && [ -e "$save" ]; then
-		log "--save $save: the file exists; --save writes a new file" \
-			"(remove it first, or name another)"
-		exit 2
-	fi
+	vm_check_save "$save"
 	if [ ${#kernels[@]} -eq 0 ]; then
 		kernels=(stock seed)
 		if [ -d "$VM_DIR/kernels/fix" ]; then
