@@ -2,10 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What a patch changes: every observation of the grid on kernel A next to
-# kernel B (make compare). docs/compare.md says what it runs, the files it
-# leaves per kernel in $COMPARE_DIR (default build/compare), the labels
-# and the exit codes: 0 only expected differences, 1 an unexpected one,
-# 2 no whole comparison.
+# kernel B (make compare).
 #
 #   vm/compare-kernels.sh [-t ROW]... KERNEL KERNEL...
 #   vm/compare-kernels.sh --records FILE FILE...
@@ -15,6 +12,10 @@
 # distro, distro-6.1 (Debian's kernel with its modules). -t ROW limits
 # the run to that grid row (scenario.ipv4). --records compares record
 # files already made, named by their file names.
+#
+# docs/compare.md says what it runs, the files it leaves per kernel in
+# $COMPARE_DIR (default build/compare), the labels and the exit codes:
+# 0 only expected differences, 1 an unexpected one, 2 no whole comparison.
 
 # No -e: every status that matters is taken and judged (rc=$? below).
 set -uo pipefail
