@@ -152,7 +152,7 @@ compare_files()
 		return $NOT_WHOLE
 	fi
 	awk -v kernels="${names[*]}" -v cells="${cells[*]}" -v rows="$rows" -v asked="$asked" -v csv="$COMPARE_DIR/compare.csv" \
-		-f "$VM_DIR/compare-records.awk" "$@"
+		-f "$VM_DIR/table.awk" -f "$VM_DIR/compare-records.awk" "$@"
 }
 
 main()

@@ -5,7 +5,8 @@
 # comparison, its labels, its output and exit codes: docs/compare.md.
 #
 #   awk -v kernels='K1 K2...' -v rows='ROW...' -v asked=1 -v csv=FILE \
-#       [-v cells='K1.cells K2.cells...'] -f vm/compare-records.awk K1.tsv K2.tsv...
+#       [-v cells='K1.cells K2.cells...'] -f vm/table.awk \
+#       -f vm/compare-records.awk K1.tsv K2.tsv...
 #
 # One file per kernel, in the order of kernels, none of them empty (the
 # caller checks: an empty file has no first line for awk to see). rows
@@ -193,30 +194,21 @@ function comparable(r,	j, st, has, ok, msg)
 	return ok
 }
 
-function pad(s, n)
-{
-	return sprintf("%-" n "s", s)
-}
-
-# Add a line to the table (cells separated by SUBSEP), widening columns.
+# Add a line to the table (cells separated by SUBSEP): the first is its
+# header, "row observer KERNEL... model stock model correct label".
 function add_line(line,	n, c, i)
 {
-	lines[++nlines] = line
 	n = split(line, c, SUBSEP)
-	for (i = 1; i <= n; i++)
-		if (length(c[i]) > width[i])
-			width[i] = length(c[i])
-}
-
-function print_table(	l, n, c, i, out)
-{
-	for (l = 1; l <= nlines; l++) {
-		n = split(lines[l], c, SUBSEP)
-		out = ""
-		for (i = 1; i <= n; i++)
-			out = out (i > 1 ? "  " : "") (i < n ? pad(c[i], width[i]) : c[i])
-		print out
+	if (!nlines++) {
+		table_head = c[1]
+		for (i = 2; i <= n; i++)
+			thead[i - 1] = c[i]
+		ncols = n - 1
+		return
 	}
+	trow[nlines - 1] = c[1]
+	for (i = 2; i <= n; i++)
+		tcell[i - 1, nlines - 1] = c[i]
 }
 
 END {
@@ -275,7 +267,7 @@ END {
 	}
 	close(csv)
 	if (nlines > 1) {
-		print_table()
+		print_table(nlines - 1, trow, ncols, thead, tcell)
 		print ""
 		for (o in used)
 			legend[++nl] = o
