@@ -57,17 +57,9 @@ cached()
 }
 
 # The tree's diff against vm-base that the objects in $VM_OBJ were last
-# built from; none when unknown (a cold build, or an object dir older than
-# this record).
-built_diff()
-{
-	echo "$VM_OBJ/.vm-built.diff"
-}
-
-next_diff()
-{
-	echo "$VM_OBJ/.vm-next.diff"
-}
+# built from (none when unknown: a cold build, or an object dir older than
+# this record), and the one this build reads, which becomes it once built.
+readonly BUILT_DIFF=$VM_OBJ/.vm-built.diff NEXT_DIFF=$VM_OBJ/.vm-next.diff
 
 # The headers that DIFF ($1) changes, one a line.
 diff_headers()
@@ -103,14 +95,11 @@ header_adds_only()
 # definition and nothing else. An object it spares differs from a full
 # rebuild's in one way only: the line numbers of the header's later
 # definitions (a WARN in one names its line as it was before the added
-# ones). Anything else keeps its new mtime: a full rebuild. The diff this
-# build reads goes to next_diff(), which becomes built_diff() once built.
+# ones). Anything else keeps its new mtime: a full rebuild.
 keep_header_times()
 {
-	local src=$VM_BUILD/src last now h changed
+	local src=$VM_BUILD/src last=$BUILT_DIFF now=$NEXT_DIFF h changed
 
-	last=$(built_diff)
-	now=$(next_diff)
 	mkdir -p "$VM_OBJ"
 	git -C "$src" diff vm-base > "$now" || return 1
 	[ -f "$last" ] || return 0
@@ -165,10 +154,10 @@ main()
 	switch_tree "${list[@]}" || die "$name: patches do not apply"
 	log=$VM_BUILD/logs/build-$name.log
 	keep_header_times || die "$name: cannot read the tree's diff"
-	rm -f "$(built_diff)"
+	rm -f "$BUILT_DIFF"
 	vm_make "$VM_BUILD/src" "$VM_OBJ" "$log" ||
 		die "$name: build failed: $(vm_make_error "$log")"
-	mv "$(next_diff)" "$(built_diff)"
+	mv "$NEXT_DIFF" "$BUILT_DIFF"
 	if ! cp "$VM_OBJ/arch/x86/boot/bzImage" "$image" ||
 	   ! echo "$key" > "$image.key"; then
 		die "$name: cannot store image"

@@ -384,15 +384,12 @@ vm_requested_rows()
 }
 
 # The options the front-end scripts share (vmtest-lts.sh, vmtest-distro.sh,
-# check-lts.sh), parsed into globals (upper case: the scripts read them):
-#   -t TEST          ARG_TESTS+=(-t TEST): the suite's own -t, repeatable
-#   --front FRONT    ARG_FRONTS: kselftest, test_progs (default both)
-#   --line LINE      ARG_LINES: 6.12, 6.1 (default both)
-#   --kernel IMAGE   ARG_KERNEL
+# check-lts.sh), into globals the scripts read: -t TEST (ARG_TESTS+=(-t
+# TEST), repeatable), --front FRONT (ARG_FRONTS, default both), --line
+# LINE (ARG_LINES, default both), --kernel IMAGE (ARG_KERNEL).
 # vm_parse_args "-t --front" "$@": the first word lists the options the
 # script takes. Any other argument, or an option without its value, prints
-# the usage (usage, scripts/lib.sh); a front end or line that does not exist is one
-# line and exit 1.
+# the usage; a front end or line that does not exist is one line, exit 1.
 vm_parse_args()
 {
 	local accept=" $1 "

@@ -94,28 +94,19 @@ seed_obj()
 	cp -a "$VM_BUILD/obj" "$VM_OBJ.tmp" && mv "$VM_OBJ.tmp" "$VM_OBJ"
 }
 
-# build_kernel KERNEL: print the image path; build times go to the log.
-build_kernel()
-{
-	local k=$1 t0 image
-
-	t0=$(vm_now)
-	# Under nice, as the full BPF build: the first peers build is long.
-	image=$(nice -n 10 "$VM_DIR/build-kernel.sh" "$k") || return 1
-	log "$k: image ready in $(vm_since "$t0") s"
-	echo "$image"
-}
-
 # Build every kernel in one hold of the tree's lock (in a subshell: the
 # VMs run without it). Writes "KERNEL IMAGE" lines to $PEERS_OUT/images.
 build_all()
 (
-	local k image
+	local k image t0
 
 	vm_lock
 	seed_obj || die "cannot copy $VM_BUILD/obj"
 	for k in "${kernels[@]}"; do
-		image=$(build_kernel "$k") || die "$k: build failed"
+		t0=$(vm_now)
+		# Under nice, as the full BPF build: the first peers build is long.
+		image=$(nice -n 10 "$VM_DIR/build-kernel.sh" "$k") || die "$k: build failed"
+		log "$k: image ready in $(vm_since "$t0") s"
 		echo "$k $image"
 	done > "$PEERS_OUT/images"
 	# The built-in module list is the config's, the same for every variant.
