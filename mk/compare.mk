@@ -4,10 +4,10 @@
 # side by side (vm/compare-kernels.sh, docs/compare.md).
 #
 #   make compare KERNELS='stock fix'
-#   make compare KERNELS='fix fix+fix-action-skip-keep-mark'
+#   make compare KERNELS='fix fix-action-skip-keep-mark'
 #   make compare KERNELS='stock path/to/bzImage distro' T='egress_mirred.ipv4'
 #
-# KERNELS: variants, BASE+MUTANT, bzImage paths, distro or distro-6.1
+# KERNELS: variants, mutant names, bzImage paths, distro or distro-6.1
 # (Debian's kernel with its modules); the first is the one the others are
 # compared with. T limits it to those grid rows. Prints every observation
 # that differs from the first kernel's, labelled expected or unexpected

@@ -1,20 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Show that bisect-run.sh finds the commit that breaks a scenario.
+# Show that bisect-run.sh finds the commit that breaks a scenario (make
+# bisect-demo; its seven commits and what it checks: docs/vm.md,
+# "Bisecting").
 #
 #   vm/bisect-demo.sh
 #
-# On a branch of build/vm/src (the 6.12 tree build-kernel.sh uses, so every
-# step is an incremental build) make seven commits: a harmless one, one
-# that takes ifb away (its link kind renamed, so `ip link add type ifb`
-# fails) and its revert, iif (the 2021 series' 1/3, the fix's first patch), the
-# seed (the 2021 series' 2/3), two more harmless ones. The seed makes
-# root_qdisc_mirred_with_clsact loop where stock passes. "git bisect run
-# bisect-run.sh" must name the seed commit; a step on the ifb-less commit
-# must answer 125 (the test SKIPs there: no verdict on the behaviour), and
-# the demo checks that answer on that commit directly, since bisect need
-# not visit it.
+# The commits go on a branch of build/vm/src, the 6.12 tree
+# build-kernel.sh uses, so every step is an incremental build.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"

@@ -3,21 +3,10 @@
 # shellcheck disable=SC2154,SC2034 # observe, suite_cmd, STOP: bisect-run.sh's
 #
 # vm/bisect-run.sh --observe ROW:OBSERVER=VALUE: bisect on one observation
-# of the suite's records (TSE_RECORD, docs/compare.md), not on the verdict.
-# bisect-run.sh sources this after parsing its options: it runs ROW alone
-# through vm/records-guest.sh, and answers from the records:
-#   0    good: ROW's OBSERVER shows VALUE (its VALUES, each packet's
-#        count, where it has them, else the value seen: as make compare
-#        prints them)
-#   1    bad: it shows anything else, or the kernel died or hung
-#   125  skip: no boot, no records (the run cut off), ROW not in them,
-#        cut short, skipped or failed setup (no observations)
-#   128  stop: ROW has observations but no OBSERVER (a typo would skip
-#        every commit), or the suite rejected its arguments
-# OBSERVER is the part of the record's SITE after "scenario:" (model.peer,
-# tse_expect_quiet); e.g. "root_qdisc_mirred_solo.ipv4:model.peer=1,1,1,1,1"
-# is good while each packet meets vb's ingress once. With --judge FILE,
-# FILE is such a run's saved output (TAP, then the records).
+# of the suite's records, not on the verdict (docs/compare.md, "Bisecting
+# on one observation", gives the answers). bisect-run.sh sources this
+# after parsing its options: it runs ROW alone through
+# vm/records-guest.sh and answers from the records.
 
 observe_row=${observe%%:*}
 observe_what=${observe#*:}
@@ -69,8 +58,7 @@ observe_in()
 # ROW's verdict in the run's TAP ($1): pass, skip, fail:WORD or nothing.
 observe_cell()
 {
-	awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "$1" |
-		awk -v r="$observe_row" '$1 == r { print $2 }'
+	vm_cells "$1" | awk -v r="$observe_row" '$1 == r { print $2 }'
 }
 
 # bisect-run.sh's answer, from the observation instead of the verdicts.
@@ -78,12 +66,7 @@ answer()
 {
 	local out=$1 rc=$2 got
 
-	case $rc in
-	255)		verdict skip "did not boot" ;;
-	254|253)	verdict bad "kernel died or hung (run-vm.sh exit $rc)" ;;
-	2)		log "the suite rejected its arguments; stopping"
-			exit "$STOP" ;;
-	esac
+	answer_rc "$rc"
 	got=$(observe_in "$out") || verdict skip "cannot read $out"
 	case $got in
 	value\ "$observe_value")

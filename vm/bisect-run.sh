@@ -5,40 +5,18 @@
 # boot it, run the suite (or some of its tests), say good or bad.
 #
 #   cd LINUX && git bisect run /path/to/vm/bisect-run.sh [-t TEST]...
-#
-# TEST is a suite test name (egress_mirred.ipv4), or set VM_BISECT_TESTS
-# to a list of them. The answer comes from the suite's TAP, read row by
-# row with vm/tap2cells.awk (pass, skip, fail:DIAGNOSIS), not from its
-# exit code:
-#   0    good: every test passed, the TAP is whole (its plan 1..N and N
-#        results, no "Bail out!": vm/tap-plan.awk) and the suite's exit
-#        code agrees with it (0: nothing failed)
-#   1    bad: a test failed with a diagnosis other than setup, or the
-#        kernel died or hung under the tests
-#   125  skip this commit: the kernel does not build or boot, a test
-#        skipped (the kernel lacks a feature the test needs) or could not
-#        build its topology (fail:setup), or the run gave no whole answer:
-#        no verdict, a TAP cut off or bailed out, the suite killed by a
-#        signal (139) or exiting in a way its TAP does not show. Such a
-#        commit says nothing about the behaviour under test; the reason is
-#        logged.
-#   128  stop the bisection: the suite rejected its arguments (a bad -t),
-#        or this script did (a usage error, a TAP it cannot read). git
-#        bisect run reads any code from 1 to 127 but 125 as "bad": a
-#        mistyped option exiting 2 would mark every commit bad.
-#
 #   vm/bisect-run.sh --judge TAP [--rc N]
-#        prints the answer for a saved TAP and exits with it (no build, no
-#        VM); N is the exit code the run gave (run-vm.sh's), default 0
-#
 #   vm/bisect-run.sh --observe ROW:OBSERVER=VALUE [--judge FILE [--rc N]]
-#        answers from one observation of the suite's records instead of
-#        its verdicts: good while ROW's OBSERVER shows VALUE, bad once it
-#        shows another (vm/bisect-observe.sh; make compare names them)
 #
-# Objects go to $VM_BISECT_OBJ; the default is build/vm/obj for
-# build/vm/src (the tree build-kernel.sh uses, so bisecting it stays
-# incremental) and build/vm/obj-bisect for any other tree.
+# -t TEST (egress_mirred.ipv4), or VM_BISECT_TESTS, a list of them: the
+# tests to run. --judge answers for a saved TAP (no build, no VM), N the
+# exit code its run gave (default 0). --observe answers from one
+# observation of the records, not the verdicts (vm/bisect-observe.sh).
+# Objects go to $VM_BISECT_OBJ (default build/vm/obj for build/vm/src,
+# build/vm/obj-bisect for any other tree).
+#
+# The answers, 0 good, 1 bad, 125 skip and 128 stop, and when each is
+# given: docs/vm.md, "Bisecting".
 
 # No -e: every status that matters is taken and judged (rc=$? below).
 set -uo pipefail
@@ -121,14 +99,17 @@ judge_tap()
 		}'
 }
 
-# " (SIGNAME)" for an exit code above 128, the way a shell reports a
-# process a signal killed.
-signal_of()
+# The answers run-vm.sh's exit code gives by itself (here and in
+# vm/bisect-observe.sh): no boot, a kernel that died or hung, a suite that
+# rejected its arguments.
+answer_rc()
 {
-	local sig
-
-	[ "$1" -gt 128 ] && sig=$(kill -l "$(($1 - 128))" 2>/dev/null) &&
-		echo " (killed by SIG$sig)"
+	case $1 in
+	255)		verdict skip "did not boot" ;;
+	254|253)	verdict bad "kernel died or hung (run-vm.sh exit $1)" ;;
+	2)		log "the suite rejected its arguments; stopping"
+			exit $STOP ;;
+	esac
 }
 
 # Exit with the answer for TAP, given run-vm.sh's exit code RC. A real
@@ -138,22 +119,17 @@ answer()
 {
 	local tap=$1 rc=$2 judged whole
 
-	case $rc in
-	255)		verdict skip "did not boot" ;;
-	254|253)	verdict bad "kernel died or hung (run-vm.sh exit $rc)" ;;
-	2)		log "the suite rejected its arguments; stopping"
-			exit $STOP ;;
-	esac
+	answer_rc "$rc"
 	judged=$(judge_tap "$tap") || verdict skip "cannot read the TAP $tap"
 	case $judged in
 	bad*)	verdict bad "${judged#bad }" ;;
 	esac
 	whole=$(awk -f "$VM_DIR/tap-plan.awk" "$tap") ||
-		verdict skip "no whole run (exit $rc$(signal_of "$rc")): $whole"
+		verdict skip "no whole run (exit $rc$(vm_signal_of "$rc")): $whole"
 	case $rc,$judged in
 	0,*|1,skip*)	;;
 	1,*)	verdict skip "the suite exited 1 (a failure) and its TAP shows none" ;;
-	*)	verdict skip "the suite exited $rc$(signal_of "$rc"), not 0 or 1: its TAP is not all it had to say" ;;
+	*)	verdict skip "the suite exited $rc$(vm_signal_of "$rc"), not 0 or 1: its TAP is not all it had to say" ;;
 	esac
 	case $judged in
 	good)	verdict good "passed" ;;

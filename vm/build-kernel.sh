@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build a bzImage for one kernel variant, optionally with a mutant on top.
+# Build a bzImage for one kernel: a variant, or a mutant on its base.
 #
-#   vm/build-kernel.sh VARIANT [MUTANT]
+#   vm/build-kernel.sh KERNEL
 #
-# VARIANT is stock, seed, iif, both or fix (vm/kernels/; on 6.1 stock or
-# fix, vm/kernels/fix-6.1/); MUTANT names
-# vm/mutants/MUTANT.patch, applied after VARIANT ("base" = the variant its
-# "# base:" line names). Prints the image's path: build/vm/bzImage-NAME.
+# KERNEL is a variant, stock, seed, iif, both or fix (vm/kernels/; on 6.1
+# stock or fix, vm/kernels/fix-6.1/), or a mutant by its file name
+# (vm/mutants/KERNEL.patch, applied after the variant its "# base:" line
+# names). Prints the image's path: build/vm/bzImage-NAME, NAME the
+# kernel's (BASE-MUTANT for a mutant).
 #
 # All variants share one git working copy of the 6.12 tree and one object
 # dir: switching variant rewrites only the files the patches touch, so make
@@ -19,13 +20,20 @@
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-# Patches for VARIANT [MUTANT], one per line.
+# Patches for KERNEL, one per line: a variant's, or a mutant's base's
+# and then the mutant.
 patches()
 {
-	vm_variant_patches "$1" || die "unknown variant '$1'"
-	[ -n "$2" ] || return 0
-	[ -f "$VM_DIR/mutants/$2.patch" ] || die "unknown mutant '$2'"
-	echo "$VM_DIR/mutants/$2.patch"
+	local base
+
+	vm_is_mutant "$1" || {
+		vm_variant_patches "$1" ||
+			die "unknown kernel '$1' (a variant, or a mutant of vm/mutants/)"
+		return
+	}
+	base=$(vm_mutant_base "$1")
+	vm_variant_patches "$base" || die "mutant '$1': unknown base '$base'"
+	echo "$VM_DIR/mutants/$1.patch"
 }
 
 # What the image depends on: base tree, patch contents and config.
@@ -49,17 +57,9 @@ cached()
 }
 
 # The tree's diff against vm-base that the objects in $VM_OBJ were last
-# built from; none when unknown (a cold build, or an object dir older than
-# this record).
-built_diff()
-{
-	echo "$VM_OBJ/.vm-built.diff"
-}
-
-next_diff()
-{
-	echo "$VM_OBJ/.vm-next.diff"
-}
+# built from (none when unknown: a cold build, or an object dir older than
+# this record), and the one this build reads, which becomes it once built.
+readonly BUILT_DIFF=$VM_OBJ/.vm-built.diff NEXT_DIFF=$VM_OBJ/.vm-next.diff
 
 # The headers that DIFF ($1) changes, one a line.
 diff_headers()
@@ -95,14 +95,11 @@ header_adds_only()
 # definition and nothing else. An object it spares differs from a full
 # rebuild's in one way only: the line numbers of the header's later
 # definitions (a WARN in one names its line as it was before the added
-# ones). Anything else keeps its new mtime: a full rebuild. The diff this
-# build reads goes to next_diff(), which becomes built_diff() once built.
+# ones). Anything else keeps its new mtime: a full rebuild.
 keep_header_times()
 {
-	local src=$VM_BUILD/src last now h changed
+	local src=$VM_BUILD/src last=$BUILT_DIFF now=$NEXT_DIFF h changed
 
-	last=$(built_diff)
-	now=$(next_diff)
 	mkdir -p "$VM_OBJ"
 	git -C "$src" diff vm-base > "$now" || return 1
 	[ -f "$last" ] || return 0
@@ -115,7 +112,7 @@ keep_header_times()
 	return 0
 }
 
-# Put the working copy in the state VARIANT [MUTANT] needs.
+# Put the working copy in the state KERNEL needs.
 switch_tree()
 {
 	local src=$VM_BUILD/src
@@ -127,15 +124,15 @@ switch_tree()
 
 main()
 {
-	local variant=$1 mutant=$2 name image start plist log key
+	local kernel=$1 name image start plist log key base=
 	local -a list
 
-	[ -n "$variant" ] || usage
+	[ $# -eq 1 ] && [ -n "$kernel" ] || usage
 	vm_kernel_line >/dev/null || exit 2
-	[ "$variant" = base ] && variant=$(vm_mutant_base "$mutant")
-	name=${VM_EXTRA_NAME:+$VM_EXTRA_NAME-}$variant${mutant:+-$mutant}
+	vm_is_mutant "$kernel" && base=$(vm_mutant_base "$kernel")-
+	name=${VM_EXTRA_NAME:+$VM_EXTRA_NAME-}$base$kernel
 	image=$VM_BUILD/bzImage-$name
-	plist=$(patches "$variant" "$mutant") || exit 1
+	plist=$(patches "$kernel") || exit 1
 	read -r -d "" -a list <<< "$plist"
 
 	# A cached image needs no lock: its key is written after it.
@@ -157,10 +154,10 @@ main()
 	switch_tree "${list[@]}" || die "$name: patches do not apply"
 	log=$VM_BUILD/logs/build-$name.log
 	keep_header_times || die "$name: cannot read the tree's diff"
-	rm -f "$(built_diff)"
+	rm -f "$BUILT_DIFF"
 	vm_make "$VM_BUILD/src" "$VM_OBJ" "$log" ||
 		die "$name: build failed: $(vm_make_error "$log")"
-	mv "$(next_diff)" "$(built_diff)"
+	mv "$NEXT_DIFF" "$BUILT_DIFF"
 	if ! cp "$VM_OBJ/arch/x86/boot/bzImage" "$image" ||
 	   ! echo "$key" > "$image.key"; then
 		die "$name: cannot store image"

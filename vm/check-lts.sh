@@ -2,23 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check's host part (CHECK_VM=0 tests/run.sh) on a 6.1 kernel, in a
-# VM: what a Debian 12 machine running its default kernel gets from
-# make check. The controls and diagnoses must be those of 6.1 there.
+# VM: what a Debian 12 machine running its default kernel gets from make
+# check (make check-lts, docs/kernels.md).
 #
 #   vm/check-lts.sh [--kernel BZIMAGE]
 #
 # Default kernel: Debian's own 6.1 image with its modules (vm/distro.sh,
-# DISTRO_LINE=6.1, as make vmtest-distro boots it); --kernel boots an
-# image built from source instead (make vmtest-lts leaves stock 6.1 in
-# build/vm-6.1/bzImage-stock). The suite, test_progs and bpftool are the
-# ones make suite and make test_progs built against 6.12.
+# DISTRO_LINE=6.1); --kernel boots an image built from source instead
+# (make vmtest-lts leaves stock 6.1 in build/vm-6.1/bzImage-stock).
 #
-# Under emulation (TCG) the suite runs some 50 times slower than on a
-# host: CHECK_RUN_LIMIT (default here 900 s) replaces the host's 60 s
-# bound on its run, and the whole VM gets VM_TIMEOUT (default here
-# 5400 s: on a 2-core machine the run took 2033 s beside two other VMs,
-# 3141 s beside two VMs and kernel builds). Exit: run.sh's, or run-vm.sh's
-# boot/crash/timeout code.
+# Under TCG the suite runs some 50 times slower than on a host:
+# CHECK_RUN_LIMIT (default here 900 s) replaces the host's 60 s bound on
+# its run, and the VM gets VM_TIMEOUT (default here 5400 s; measured runs
+# in docs/kernels.md). Exit: run.sh's, or run-vm.sh's boot/crash/timeout
+# code.
 
 # No -e: the run's status is the script's, passed on as it is.
 set -uo pipefail

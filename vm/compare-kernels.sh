@@ -2,31 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What a patch changes: every observation of the grid on kernel A next to
-# kernel B (make compare, docs/compare.md).
+# kernel B (make compare).
 #
 #   vm/compare-kernels.sh [-t ROW]... KERNEL KERNEL...
 #   vm/compare-kernels.sh --records FILE FILE...
 #
-# KERNEL is a variant (stock, seed, iif, both, fix), BASE+MUTANT (a mutant
-# of vm/mutants/ on BASE: fix+fix-action-skip-keep-mark), a bzImage path,
-# or Debian's kernel with its modules: distro (6.12) or distro-6.1, as
-# vm/vmtest-distro.sh runs them. Each is built or fetched first, then
-# booted once (one after another, so the times are each kernel's), running
-# the kselftest binary on the grid's rows with TSE_RECORD
-# (vm/records-guest.sh); -t ROW (root_qdisc_mirred_solo.ipv4) limits it to
-# those rows, grid rows only. Per kernel, in $COMPARE_DIR (default
-# build/compare): NAME.tsv (the records), NAME.tap, NAME.err (run-vm.sh's
-# lines), NAME.cells (the TAP's verdicts) and NAME.log (the console);
-# NAME is KERNEL, or a path's file name. All kernels run one copy of the suite binary, taken at the start.
-# --records compares record files already made, named by their file names
-# (with the verdicts of FILE's TAP, NAME.tap beside it, where there is one).
+# KERNEL: a variant (stock, seed, iif, both, fix), a mutant by its file
+# name (fix-ifb-one-home: vm/mutants/ on its base), a bzImage path, or
+# distro, distro-6.1 (Debian's kernel with its modules). -t ROW limits
+# the run to that grid row (scenario.ipv4). --records compares record
+# files already made, named by their file names.
 #
-# Prints every observation that differs from the first kernel's, labelled
-# expected or unexpected from the model (vm/compare-records.awk), and
-# writes it to $COMPARE_DIR/compare.csv. Exit 0: only expected
-# differences; 1: an unexpected one; 2: no whole comparison (a kernel that
-# does not build or boot, a record file missing, empty or cut short, a row
-# one kernel lacks or skipped), each reason named.
+# docs/compare.md says what it runs, the files it leaves per kernel in
+# $COMPARE_DIR (default build/compare), the labels and the exit codes:
+# 0 only expected differences, 1 an unexpected one, 2 no whole comparison.
 
 # No -e: every status that matters is taken and judged (rc=$? below).
 set -uo pipefail
@@ -38,13 +27,6 @@ readonly TABLE=$VM_ROOT/tools/testing/selftests/net/tc_skip_egress/tse_table.h
 readonly NOT_WHOLE=2
 # shellcheck disable=SC2034 # read by die (scripts/lib.sh)
 DIE_STATUS=$NOT_WHOLE
-
-compare_usage()
-{
-	[ -z "${1:-}" ] || log "$1"
-	sed -n 's/^#   \(vm\/compare-kernels.sh .*\)/usage: \1/p' "$0" >&2
-	exit $NOT_WHOLE
-}
 
 # The grid's rows, scenario.ipv4 then scenario.ipv6 (tse_table.h's TSE_GRID
 # lines), one a line.
@@ -74,15 +56,6 @@ rows_to_run()
 	done
 }
 
-# A kernel's file name: the word, or a path's file name.
-kernel_name()
-{
-	case $1 in
-	*/*)	echo "${1##*/}" ;;
-	*)	echo "$1" ;;
-	esac
-}
-
 # "IMAGE INITRD" for a KERNEL word (INITRD "-" for none), built or fetched.
 kernel_image()
 {
@@ -91,27 +64,17 @@ kernel_image()
 	if [[ $k == */* ]] || [ -f "$k" ]; then
 		[ -f "$k" ] || die "$k: no such image"
 		echo "$(realpath "$k") -"
-		return
-	fi
-	case $k in
-	distro|distro-6.12|distro-6.1)
+	elif [[ $k =~ ^distro(-6\.12|-6\.1)?$ ]]; then
 		line=${k#distro}
-		line=${line#-}
-		export DISTRO_LINE=${line:-6.12}
+		export DISTRO_LINE=${line#-}
+		DISTRO_LINE=${DISTRO_LINE:-6.12}
 		"$VM_DIR/distro.sh" initramfs >&2 || die "$k: cannot prepare Debian's kernel"
 		echo "$("$VM_DIR/distro.sh" path bzimage) $("$VM_DIR/distro.sh" path initramfs)"
-		return
-		;;
-	*+*)
-		image=$("$VM_DIR/build-kernel.sh" "${k%%+*}" "${k#*+}") ||
-			die "$k: no image (build-kernel.sh ${k%%+*} ${k#*+} failed)"
-		;;
-	*)
+	else
 		image=$("$VM_DIR/build-kernel.sh" "$k") ||
 			die "$k: no image (build-kernel.sh $k failed)"
-		;;
-	esac
-	echo "$image -"
+		echo "$image -"
+	fi
 }
 
 # Split run-vm.sh's output (stdin) into the TAP (before the records) and
@@ -151,7 +114,7 @@ run_kernel()
 		-- "$VM_DIR/records-guest.sh" "$SUITE_COPY" "$@" 2>"$base.err" |
 		split_output "$base.tap" "$base.tsv"
 	rc=${PIPESTATUS[0]}
-	log "$name: $(vm_since "$t0") s, exit $rc ($(sed -n 's/^vm: //p' "$base.err" | paste -sd ';'))"
+	log "$name: $(vm_since "$t0") s, exit $rc ($(vm_run_times "$COMPARE_DIR" "$name"))"
 	[ -f "$base.tsv" ] ||
 		log "$name: no records (run-vm.sh exit $rc); the TAP's last test: $(last_test "$base.tap")"
 }
@@ -169,8 +132,7 @@ compare_files()
 		names+=("$(basename "${f%.tsv}")")
 		# The verdicts of its TAP, beside it, name what a row lacks.
 		if [ -f "${f%.tsv}.tap" ]; then
-			awk -f "$VM_DIR/rows.awk" -f "$VM_DIR/tap2cells.awk" "${f%.tsv}.tap" \
-				>"${f%.tsv}.cells"
+			vm_cells "${f%.tsv}.tap" >"${f%.tsv}.cells"
 			cells+=("${f%.tsv}.cells")
 		else
 			cells+=(-)
@@ -190,7 +152,7 @@ compare_files()
 		return $NOT_WHOLE
 	fi
 	awk -v kernels="${names[*]}" -v cells="${cells[*]}" -v rows="$rows" -v asked="$asked" -v csv="$COMPARE_DIR/compare.csv" \
-		-f "$VM_DIR/compare-records.awk" "$@"
+		-f "$VM_DIR/table.awk" -f "$VM_DIR/compare-records.awk" "$@"
 }
 
 main()
@@ -200,26 +162,26 @@ main()
 
 	[ "${1:-}" = --records ] && {
 		shift
-		[ $# -ge 2 ] || compare_usage "--records needs two files or more"
+		[ $# -ge 2 ] || usage $NOT_WHOLE "--records needs two files or more"
 		mkdir -p "$COMPARE_DIR"
 		compare_files "$(grid_rows | paste -sd' ')" 0 "$@"
 		return
 	}
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-t)	[ $# -ge 2 ] || compare_usage "-t needs a row"
+		-t)	[ $# -ge 2 ] || usage $NOT_WHOLE "-t needs a row"
 			tests+=("$2")
 			shift ;;
-		-*)	compare_usage "unknown option '$1'" ;;
+		-*)	usage $NOT_WHOLE "unknown option '$1'" ;;
 		*)	kernels+=("$1") ;;
 		esac
 		shift
 	done
-	[ ${#kernels[@]} -ge 2 ] || compare_usage "name two kernels or more"
+	[ ${#kernels[@]} -ge 2 ] || usage $NOT_WHOLE "name two kernels or more"
 	k=$(rows_to_run "${tests[@]}") || exit $NOT_WHOLE
 	mapfile -t rows <<< "$k"
 	for k in "${kernels[@]}"; do
-		name=$(kernel_name "$k")
+		name=${k##*/}
 		[[ " ${names[*]} " != *" $name "* ]] || die "$name named twice"
 		names+=("$name")
 	done

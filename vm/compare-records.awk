@@ -1,34 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every observation of a grid row that differs between kernels, from their
-# record files (TSE_RECORD; vm/compare-kernels.sh, docs/compare.md):
+# record files (TSE_RECORD; vm/compare-kernels.sh). The records, the
+# comparison, its labels, its output and exit codes: docs/compare.md.
 #
 #   awk -v kernels='K1 K2...' -v rows='ROW...' -v asked=1 -v csv=FILE \
-#       [-v cells='K1.cells K2.cells...'] -f vm/compare-records.awk K1.tsv K2.tsv...
+#       [-v cells='K1.cells K2.cells...'] -f vm/table.awk \
+#       -f vm/compare-records.awk K1.tsv K2.tsv...
 #
 # One file per kernel, in the order of kernels, none of them empty (the
 # caller checks: an empty file has no first line for awk to see). rows
-# lists the grid rows (scenario.ipvN) to compare; lines of other rows are
-# passed over. With asked=1 every row of rows was run, and one that no
-# file holds is a failure; with asked=0 it is passed over, unless a TAP
-# (cells, below) shows it ran. A record line is ROW SITE WHAT GOT WANT STOCK VALUES
-# (tab-separated); "ROW .end N STATUS" closes a row.
-#
-# Each observation (ROW, SITE) on each kernel is compared with the first
-# kernel's: its VALUES (each packet's count) where it has them, else GOT.
-# A difference is "expected" when it moves between the model's stock value
-# and its correct one (STOCK and WANT: one kernel shows the one, the other
-# the other, packet by packet or in total), "unexpected" otherwise; a check
-# with no model (STOCK -1) and an observation one kernel lacks are
-# unexpected. Prints a text table of the differences and a summary; writes
-# them as CSV to csv. Exit 0: only expected differences; 1: an unexpected
-# one; 2: the records do not allow a whole comparison, each reason on
-# stderr naming the kernel and row (a row cut short, counted wrong,
-# recorded twice, missing where another kernel has it, skipped where
-# another kernel has observations, a malformed line, or no row compared).
-# cells names each kernel's verdicts ("ROW CELL" lines, vm/tap2cells.awk
-# of its TAP; "-" for none): a row that cannot be compared is named with
-# its verdict, e.g. "(TAP: fail:setup)".
+# lists the grid rows to compare; lines of other rows are passed over.
+# With asked=1 every row of rows was run, and one that no file holds is a
+# failure; with asked=0 it is passed over, unless a TAP (cells) shows it
+# ran. cells names each kernel's verdicts ("ROW CELL" lines of its TAP;
+# "-" for none): a row that cannot be compared is named with its verdict.
 
 BEGIN {
 	FS = "\t"
@@ -208,30 +194,21 @@ function comparable(r,	j, st, has, ok, msg)
 	return ok
 }
 
-function pad(s, n)
-{
-	return sprintf("%-" n "s", s)
-}
-
-# Add a line to the table (cells separated by SUBSEP), widening columns.
+# Add a line to the table (cells separated by SUBSEP): the first is its
+# header, "row observer KERNEL... model stock model correct label".
 function add_line(line,	n, c, i)
 {
-	lines[++nlines] = line
 	n = split(line, c, SUBSEP)
-	for (i = 1; i <= n; i++)
-		if (length(c[i]) > width[i])
-			width[i] = length(c[i])
-}
-
-function print_table(	l, n, c, i, out)
-{
-	for (l = 1; l <= nlines; l++) {
-		n = split(lines[l], c, SUBSEP)
-		out = ""
-		for (i = 1; i <= n; i++)
-			out = out (i > 1 ? "  " : "") (i < n ? pad(c[i], width[i]) : c[i])
-		print out
+	if (!nlines++) {
+		table_head = c[1]
+		for (i = 2; i <= n; i++)
+			thead[i - 1] = c[i]
+		ncols = n - 1
+		return
 	}
+	trow[nlines - 1] = c[1]
+	for (i = 2; i <= n; i++)
+		tcell[i - 1, nlines - 1] = c[i]
 }
 
 END {
@@ -290,7 +267,7 @@ END {
 	}
 	close(csv)
 	if (nlines > 1) {
-		print_table()
+		print_table(nlines - 1, trow, ncols, thead, tcell)
 		print ""
 		for (o in used)
 			legend[++nl] = o

@@ -3,32 +3,17 @@
 #
 # Debian 12's own 6.12 kernel, from its packages, for the VM runner and for
 # the full BPF selftests build; with DISTRO_LINE=6.1, Debian 12's default
-# kernel, 6.1 (the image and its modules only).
+# kernel, 6.1 (the image and its modules only). docs/distro.md.
 #
 #   vm/distro.sh fetch      download and unpack the packages (once)
 #   vm/distro.sh initramfs  fetch, then build the initramfs (vm/initramfs.sh)
 #   vm/distro.sh path WHAT  print a path: bzimage, initramfs, vmlinux,
-#                           modules (the unpacked /lib/modules), headers
-#                           (the kbuild tree for out-of-tree modules), kver
+#                           headers (the kbuild tree for out-of-tree
+#                           modules), kver
 #
-# Layout under $DISTRO_DIR (default build/distro, build/distro-6.1 for the
-# 6.1 line; gitignored):
-#   debs/        linux-image, linux-headers (+ -common, linux-kbuild; 6.12
-#                only) and busybox-static, as apt-get download left them
-#   root/        the packages unpacked (dpkg-deb -x), with modules.dep made
-#                by depmod -b: the guest sees root/lib/modules/KVER as its
-#                /lib/modules/KVER, so modprobe loads tc modules on demand
-#   vmlinux      scripts/extract-vmlinux of the image: a 6.12.117 kernel
-#                with BTF, the VMLINUX_BTF of the full BPF selftests build
-#   initramfs.cpio.gz
-#
-# Debian builds ifb, veth, act_mirred, cls_u32, sch_prio, sch_htb, clsact
-# (sch_ingress), cls_bpf and 9p as modules; the 8250 serial ports are
-# built in, and so is virtio-pci in 6.12 (a module in 6.1: the initramfs
-# loads it). The image is EFI-stub bzImage that qemu boots with -kernel.
-#
-# The 6.1 image is 6.1.0-57, Debian's 6.1.192-3: the same release as the
-# linux-source-6.1 make vmtest-lts builds its stock 6.1 from.
+# Under $DISTRO_DIR (default build/distro, build/distro-6.1): debs/ as
+# apt-get download left them, root/ the packages unpacked, vmlinux and
+# initramfs.cpio.gz; docs/distro.md says what each is for.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
@@ -123,7 +108,6 @@ path()
 	bzimage)	echo "$DISTRO_DIR/root/boot/vmlinuz-$KVER" ;;
 	initramfs)	echo "$DISTRO_DIR/initramfs.cpio.gz" ;;
 	vmlinux)	echo "$DISTRO_DIR/vmlinux" ;;
-	modules)	echo "$DISTRO_DIR/root/lib/modules" ;;
 	headers)	echo "$DISTRO_DIR/root/usr/src/linux-headers-$KVER" ;;
 	kver)		echo "$KVER" ;;
 	*)		usage ;;

@@ -7,23 +7,9 @@
 #
 # ROOT is an unpacked kernel package (ROOT/lib/modules/KVER, with
 # modules.dep) that also holds busybox-static (ROOT/bin/busybox); OUT is
-# the gzipped cpio to write. The kernels vm/build-kernel.sh builds have 9p
-# built in and need no initramfs; Debian's has 9p, netfs and the tc
-# modules as modules (6.1 virtio-pci too). The initramfs's /init (busybox sh):
-#   - insmods virtio_pci, 9pnet_virtio, 9p and overlay, each that is a
-#     module, after what modules.dep says they need (6.12: netfs, 9pnet;
-#     6.1: virtio, virtio_ring, fscache, ...), decompressed here (busybox
-#     insmod does not read .ko.xz);
-#   - mounts the host's / as run-vm.sh asks on the kernel command line
-#     (root=, rootfstype=, rootflags=, ro);
-#   - shows ROOT/lib/modules/KVER as the guest's /lib/modules/KVER, so the
-#     host's modprobe loads ifb, act_mirred, cls_u32, ... on demand inside
-#     the guest: a read-only overlay of ROOT/lib on the host's /lib (the
-#     root is read-only, and the host may have no /lib/modules to mount
-#     on);
-#   - hands over to init= (vm/init.sh) with switch_root.
-# Any failure prints "initramfs: ..." on the console and powers off, which
-# run-vm.sh reports as a boot failure with the console's last lines.
+# the gzipped cpio to write. What its /init does: docs/distro.md. Any
+# failure there prints "initramfs: ..." on the console and powers off,
+# which run-vm.sh reports as a boot failure with the console's last lines.
 
 set -euo pipefail
 

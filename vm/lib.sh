@@ -1,28 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Helpers shared by the vm/ scripts; source it, do not run it.
+# Helpers shared by the vm/ scripts; source it, do not run it. The build
+# folder's layout, VM_EXTRA_CONFIG, VM_OBJ and VM_LOCK: docs/vm.md.
 # The scripts end in 'main "$@"; exit': bash reads a script as it runs, and
 # the exit keeps it from reading on into a file edited meanwhile.
-#
-# Layout under $VM_BUILD (default build/vm, gitignored):
-#   src/            git copy of $KDIR; tag vm-base is the pristine tree
-#   obj/            the one object dir all variants share (see build-kernel.sh)
-#   bzImage-NAME    a built variant, with bzImage-NAME.key
-#   logs/           build logs, console logs
-#
-# VM_EXTRA_CONFIG=FILE adds a config fragment (vm/peers.config for `make
-# peers`): it joins the config key, the image is bzImage-FRAG-NAME (FRAG is
-# FILE's name without .config), and VM_OBJ (default obj-FRAG/) keeps its
-# objects apart from obj/, so the suite's kernels stay incremental.
-#
-# Kernel lines: KDIR is 6.12 (the suite's line: vm/kernels/fix/,
-# vm/expected-matrix.txt) or 6.1 (the LTS line: vm/kernels/fix-6.1/,
-# vm/expected-matrix-6.1.txt, make vmtest-lts); any other tree is refused.
-# Each line has its own VM_BUILD (a tree copy and object dir each).
-# VM_LOCK (default $VM_BUILD/src.lock) is the lock a kernel build holds:
-# make vmtest-lts points it at the 6.12 line's, so that builds of both
-# lines take turns on the machine's cores.
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_ROOT=$(cd "$VM_DIR/.." && pwd)
@@ -120,7 +102,13 @@ vm_variant_patches()
 	esac
 }
 
-# The variant a mutant applies on top of, from its "# base: NAME" line.
+# A kernel word names a mutant by its file name, vm/mutants/NAME.patch;
+# the variant it applies on top of is its "# base: NAME" line.
+vm_is_mutant()
+{
+	[ -f "$VM_DIR/mutants/$1.patch" ]
+}
+
 vm_mutant_base()
 {
 	sed -n '1s/^# base: *\([a-z]*\).*/\1/p' "$VM_DIR/mutants/$1.patch"
@@ -279,6 +267,16 @@ vm_fill()
 	esac
 }
 
+# --save FILE ($1, none when empty) writes a new file: saving onto the
+# expected matrix (or any file) would lose it, and a matrix judged against
+# itself always passes. Refused before anything runs.
+vm_check_save()
+{
+	[ -z "$1" ] || [ ! -e "$1" ] || DIE_STATUS=2 die "--save $1: the file exists;" \
+		"--save writes a new file (remove it first, or name another)"
+	[ -z "$1" ] || [ -d "$(dirname "$1")" ] || DIE_STATUS=2 die "--save $1: no such directory"
+}
+
 # The guest's command for a front end, from the repo's top.
 vm_front_cmd()
 {
@@ -343,6 +341,16 @@ vm_throttle()
 	done
 }
 
+# " (killed by SIGNAME)" for an exit code above 128, the way a shell
+# reports a process a signal killed; nothing for any other.
+vm_signal_of()
+{
+	local sig
+
+	[ "$1" -gt 128 ] 2>/dev/null && sig=$(kill -l $(($1 - 128)) 2>/dev/null) &&
+		echo " (killed by SIG$sig)"
+}
+
 # Is a column's run all it had to say? Its TAP ($1), run-vm.sh's exit code
 # ($2) and the column's cells ($3, from the TAP): nothing when the TAP is
 # whole (vm/tap-plan.awk: its plan, every result, no "Bail out!") and the
@@ -351,10 +359,9 @@ vm_throttle()
 # whose exit code the TAP does not explain, are not all of its verdicts.
 vm_run_not_whole()
 {
-	local tap=$1 rc=$2 cells=$3 why sig=
+	local tap=$1 rc=$2 cells=$3 why sig
 
-	[ "$rc" -gt 128 ] 2>/dev/null && sig=$(kill -l $((rc - 128)) 2>/dev/null) &&
-		sig=" (killed by SIG$sig)"
+	sig=$(vm_signal_of "$rc")
 	if ! why=$(awk -f "$VM_DIR/tap-plan.awk" "$tap" 2>&1); then
 		echo "the TAP is not whole (exit $rc$sig): $why"
 		return
@@ -377,15 +384,12 @@ vm_requested_rows()
 }
 
 # The options the front-end scripts share (vmtest-lts.sh, vmtest-distro.sh,
-# check-lts.sh), parsed into globals (upper case: the scripts read them):
-#   -t TEST          ARG_TESTS+=(-t TEST): the suite's own -t, repeatable
-#   --front FRONT    ARG_FRONTS: kselftest, test_progs (default both)
-#   --line LINE      ARG_LINES: 6.12, 6.1 (default both)
-#   --kernel IMAGE   ARG_KERNEL
+# check-lts.sh), into globals the scripts read: -t TEST (ARG_TESTS+=(-t
+# TEST), repeatable), --front FRONT (ARG_FRONTS, default both), --line
+# LINE (ARG_LINES, default both), --kernel IMAGE (ARG_KERNEL).
 # vm_parse_args "-t --front" "$@": the first word lists the options the
 # script takes. Any other argument, or an option without its value, prints
-# the usage (usage, scripts/lib.sh); a front end or line that does not exist is one
-# line and exit 1.
+# the usage; a front end or line that does not exist is one line, exit 1.
 vm_parse_args()
 {
 	local accept=" $1 "

@@ -1,18 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Do the series' kernel patches apply to another tree's files?
+# Do the series' kernel patches apply to another tree's files? What it
+# does and what it found: docs/kernels.md, "Mainline".
 #
 #   vm/mainline-check.sh DIR [PATCHDIR]
 #
-# DIR holds the files the patches touch at their paths in the tree: a
-# whole tree (a mainline checkout), or only net/core/dev.c,
-# net/core/filter.c, net/sched/act_api.c and friends saved one by one.
-# PATCHDIR is vm/kernels/fix by default. Each patch is checked on its own
-# with git apply --check (for information: a patch may need the ones
-# before it), then the series in order with patch, each on the result of
-# the ones before (fuzz is reported). Exits 1 when the series stops, or a
-# file it touches is missing from DIR.
+# DIR holds the files the patches touch at their paths in the tree (a
+# whole tree, or only those files); PATCHDIR is vm/kernels/fix by default.
+# Exits 1 when the series stops, or a file it touches is missing from DIR.
 
 # No -e: git apply's and patch's statuses are taken and reported.
 set -uo pipefail

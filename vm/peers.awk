@@ -4,23 +4,16 @@
 # The table of `make peers`, from "KERNEL<TAB>ROW<TAB>VERDICT<TAB>REASON"
 # lines (vm/peers.sh collects them from each VM). -v cols="stock seed fix"
 # orders the columns; -v expected=FILE is the table the run must give
-# (vm/peers-expected.txt, as --save writes it).
+# (vm/peers-expected.txt). Needs vm/table.awk.
 #
-# Rows "tdc FILE ID" (one tdc case each) are summed up to one row per file;
-# every other row is printed as it is. Then the reasons for every skip and
-# fail, once per row and reason. Then the comparison, case by case: a case
-# that passes on stock and not on fix is a regression of the fix, named,
-# and the exit code is 1; a case that passes on stock and not on seed is
-# named for information. Then the table against the expected one, cell by
-# cell ("*" there matches anything): any difference is named (DIFF) and
-# the exit code is 1.
-#
-# Exit 1 too, naming why, when there is nothing to judge: no cells at all,
-# a column with none, a VM that did not finish (a "(vm)" row), no stock or
-# no fix column (a regression of the fix cannot be told), no expected
-# table or a garbled one, an expected column or row the run lacks or one
-# the run has that the expected table lacks, a row or column given twice.
-# Needs vm/table.awk.
+# Rows "tdc FILE ID" (one tdc case each) are summed up to one row per
+# file. Then the reasons for every skip and fail, the regressions of the
+# fix (a case that passes on stock and not on fix; seed's are notes) and
+# the table against the expected one, cell by cell ("*" matches
+# anything): docs/peers.md. Exit 1 on a regression or a difference, and
+# when there is nothing to judge: no cells, a column with none, a VM that
+# did not finish ("(vm)" row), no stock or fix column, no expected table
+# or a garbled one, a row or column given twice or one side lacks.
 
 # The printed row a case belongs to.
 function row_of(r, f)

@@ -3,18 +3,16 @@
 #
 # Inside a VM (or on the running kernel): run the kselftest binary with
 # TSE_RECORD set, then print its records after its TAP, between markers
-# the host splits on (vm/compare-kernels.sh, vm/bisect-observe.sh).
+# the host splits on (vm/compare-kernels.sh, vm/bisect-observe.sh; the
+# format: docs/compare.md, "What it does").
 #
 #   vm/records-guest.sh SUITE ROW...
 #
 # SUITE is the tc_skip_egress binary; each ROW (egress_mirred.ipv4) becomes
-# its -r tc_skip_egress.ipv4.egress_mirred. Prints the suite's TAP, then
-#   TSE-RECORDS-BEGIN RC      RC: the suite's exit code
-#   the record file, as the suite wrote it
-#   TSE-RECORDS-END
-# and exits with the suite's code. The record file is in $TMPDIR (the
-# guest's /tmp is a tmpfs; the root is read-only): nothing of an earlier
-# run is in it. Sources nothing: the guest needs this file alone.
+# its -r tc_skip_egress.ipv4.egress_mirred. Exits with the suite's code.
+# The record file is in $TMPDIR (the guest's /tmp is a tmpfs; the root is
+# read-only): nothing of an earlier run is in it. Sources nothing: the
+# guest needs this file alone.
 
 set -uo pipefail
 

@@ -20,12 +20,7 @@
 #   254  the kernel died while the command ran
 #   253  the command did not finish in time
 # Kernel WARN/BUG/panic lines from the console are repeated on stderr.
-#
-# Accelerator: KVM when a 20 s probe boot under it works (once per build
-# folder), else TCG (-cpu max); VM_ACCEL=kvm|tcg|icount forces one. Nested
-# KVM aborts or hangs on the machines this was written on. icount is TCG
-# with one vCPU and guest time counted in instructions (1 ns each, idle
-# time skipped): the benchmark's deterministic clock (bench/run.sh).
+# The accelerator (VM_ACCEL), VM_SMP and VM_MEM: docs/vm.md.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"

@@ -1,34 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Prove the series that vm/series.sh wrote is what a contributor can post:
+# Prove the series that vm/series.sh wrote is what a contributor can post
+# (make series-check; default SERIES build/series):
 #
-#   vm/series-check.sh [SERIES]   (make series-check; default build/series)
+#   vm/series-check.sh [SERIES]
 #
-# 1. git am: the mails apply, in order, to a clean 6.12.117 tree (the
-#    series-base commit of build/vm/src: see vm/series.sh);
-# 2. checkpatch --strict on every patch: no error, no warning;
-# 3. the kernel builds from that tree, with the suite's config fragment as
-#    the series has it (the shared object dir: incremental, 1-2 min warm).
-#    When the tree's kernel files (all but tools/testing/selftests and
-#    MAINTAINERS) are those of vm-base with vm/kernels/fix/ applied, and
-#    the fragment is the repo's, that kernel is bzImage-fix, by its key:
-#    build-kernel.sh's image is taken (built first if it is not cached);
-# 4. the kselftest target and the test_progs front end build from that tree
-#    ("make suite test_progs KDIR=tree BUILD=build/series-check"), and the
-#    tree is unchanged afterwards: what was built is the series' own files;
-# 5. the kernel boots in qemu and both front ends run, each in its own VM,
-#    both at once: every test passes. With SERIES_FIX_RUNS (make check),
-#    the fix column's runs of the same image are taken instead (below).
-#    A skip did not test the series: it fails the step, with its reason.
-#    So does a TAP that is not whole (vm/tap-plan.awk: its plan, its
-#    results, no "Bail out!") and any exit code of the VM but 0: a kernel
-#    that died half way has passed only the tests it got to.
-# Everything it builds is under build/series-check/. build/vm/src is used
-# under vm_lock and left at vm-base, as build-kernel.sh leaves it.
+# Its steps, git am on series-base, checkpatch --strict, the kernel and
+# both front ends built from that tree, both front ends booted and every
+# test a pass, are in docs/series.md; when it takes the fix's image and
+# the fix column's runs (SERIES_FIX_RUNS) instead, in docs/checkers.md.
 # Exits 0 only if every step passed; a failing step is named, the others
-# still run where they can. A step that could not run (no checkpatch.pl)
-# fails, named: nothing was checked.
+# still run where they can, and a step that could not run fails. Builds
+# under build/series-check/; build/vm/src is used under vm_lock and left
+# at vm-base, as build-kernel.sh leaves it.
 
 # No -e: each step's status is taken and judged; a failed step is named.
 set -uo pipefail

@@ -1,27 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Write the patch series a contributor posts, from the repo's current files:
+# Write the patch series a contributor posts, from the repo's current
+# files (make series): its mails, series-base (the clean 6.12.117 tree
+# they apply to) and how the commits are made: docs/series.md.
 #
-#   vm/series.sh [OUT]            (make series; OUT defaults to build/series)
-#
-#   0000-cover-letter.patch   vm/series/cover-letter.txt, with the measured
-#                             matrix of vm/expected-matrix.txt in it
-#   then the kernel fix       vm/kernels/fix/*.patch, one mail each
-#   then the kselftest target net/tc_skip_egress: the scenario library,
-#                             the BPF programs it builds, its net/Makefile
-#                             lines (vm/series/kselftest.txt)
-#   last the test_progs test  tc_redirect_ifb, the bpf/Makefile lines that
-#                             link the library, the bpf/config lines it
-#                             needs (vm/series/test_progs.txt)
-#
-# The series applies to a clean 6.12.117 tree: the commit "series-base" in
-# build/vm/src. vm-base itself may not be clean (build/vm/src is a copy of
-# KDIR, into which "make overlay" may have put the suite), so series-base is
-# vm-base with every path the series touches outside net/core taken from the
-# Debian tarball KDIR comes from, and the suite's own files removed.
-# Commits are made in a scratch clone (OUT.work) with a sparse checkout, so
-# build/vm/src is never touched; its objects are shared.
+#   vm/series.sh [OUT]            (OUT defaults to build/series)
 
 # No -e: every step that can fail is followed by || die, naming it.
 set -uo pipefail

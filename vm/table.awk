@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The table printer of vm/matrix.awk and vm/peers.awk (load it first:
-# awk -f vm/table.awk -f vm/matrix.awk): a "test" column of row names, then
-# one column per kernel, each as wide as its widest entry, with no
-# trailing blanks.
+# The table printer of vm/matrix.awk, vm/peers.awk and
+# vm/compare-records.awk (load it first: awk -f vm/table.awk -f
+# vm/matrix.awk): a column of row names headed "test" (or table_head),
+# then one column per kernel, each as wide as its widest entry, two blanks
+# apart, with no trailing blanks.
 
 function table_pad(s, w)
 {
@@ -14,7 +15,9 @@ function table_pad(s, w)
 # names, COL[1..NCOLS] the column heads, CELL[c, r] the entries.
 function print_table(nrows, row, ncols, col, cell,    w, r, c, line)
 {
-	w[0] = length("test")
+	if (table_head == "")
+		table_head = "test"
+	w[0] = length(table_head)
 	for (r = 1; r <= nrows; r++)
 		if (length(row[r]) > w[0])
 			w[0] = length(row[r])
@@ -24,7 +27,7 @@ function print_table(nrows, row, ncols, col, cell,    w, r, c, line)
 			if (length(cell[c, r]) > w[c])
 				w[c] = length(cell[c, r])
 	}
-	line = table_pad("test", w[0])
+	line = table_pad(table_head, w[0])
 	for (c = 1; c <= ncols; c++)
 		line = line "  " table_pad(col[c], w[c])
 	sub(/ +$/, "", line)

@@ -4,8 +4,8 @@
 # kselftest_harness TAP in, one "ROW CELL" line per row of the matrix out.
 # ROW is scenario.family, from the test's name by vm/rows.awk, which must be
 # loaded first (awk -f vm/rows.awk -f vm/tap2cells.awk); CELL is pass, skip
-# or fail:WORD, WORD being what
-# the test's "# diagnosis: WORD" line said ("?" when it said nothing).
+# or fail:WORD, WORD being what the test's "# diagnosis: WORD" line said
+# ("?" when it said nothing).
 # A row made of several tests fails if any fails (the words joined by "+"),
 # else passes if any passes, else is skipped. Rows keep the TAP's order.
 

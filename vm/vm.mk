@@ -1,22 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# VM targets; the top-level Makefile includes this after setting KDIR.
-#
-#   make vmtest                 the suite on stock, seed, iif, both and fix kernels
-#                               in qemu; prints the matrix, checks it against
-#                               vm/expected-matrix.txt
-#   make vmtest KERNEL=IMAGE    the suite on one bzImage; prints its TAP
-#   make vmtest-mutants         as vmtest, plus every vm/mutants/*.patch
-#   make vmtest-lts             the 6.1 LTS line: stock 6.1 and vm/kernels/fix-6.1/
-#                               from Debian's linux-source-6.1, both front ends,
-#                               checked against vm/expected-matrix-6.1.txt
-#   make check-lts              make check's host part on Debian's 6.1 kernel, in
-#                               a VM (KERNEL=IMAGE: another 6.1 image)
-#   make bisect-demo            git bisect run finds the commit that breaks
-#                               root_qdisc_mirred_with_clsact
-#
-# T='egress_mirred.ipv4 ...' limits vmtest to those tests; FRONT=test_progs
-# runs the test_progs front end instead, against the same expected matrix.
+# VM targets (docs/vm.md; vmtest-lts and check-lts, the 6.1 line's, in
+# docs/kernels.md); the top-level Makefile includes this after setting
+# KDIR. T='egress_mirred.ipv4 ...' limits a run to those tests,
+# FRONT=test_progs runs that front end, KERNEL=IMAGE boots that bzImage.
 
 VM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 VM_TESTS = $(foreach t,$(T),-t $(t))

@@ -1,30 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Both front ends on Debian's own kernels, 6.12 and 6.1 (Debian 12's
-# default), with the modules from their packages, in the VM runner; their
-# verdicts must equal the stock column of the line's expected matrix:
-# vm/expected-matrix.txt for 6.12.117, vm/expected-matrix-6.1.txt for
-# 6.1.192 (Debian's kernels have neither the seed nor the series' fix).
+# Both front ends on Debian's own kernels, 6.12 and 6.1, with the modules
+# from their packages, in the VM runner (make vmtest-distro,
+# docs/distro.md): their verdicts must equal the stock column of the
+# line's expected matrix.
 #
 #   vm/vmtest-distro.sh [-t TEST]... [--front kselftest|test_progs]...
 #                       [--line 6.12|6.1]...
 #
 # -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
-# --front    one front end (default both: scripts/run-suite.sh and
-#            mk/test_progs-tap.sh, as make vmtest FRONT=... runs them).
+# --front    one front end (default both).
 # --line     one kernel line (default both).
 #
-# The kernel's ifb, veth, act_mirred, cls_u32, sch_prio, sch_htb,
-# sch_ingress and cls_bpf are modules: the guest loads them on demand
-# (vm/initramfs.sh). VM_APPEND adds kernel parameters, e.g.
-# VM_APPEND=module_blacklist=act_mirred to check that a module that
-# cannot load makes its tests SKIP. Prints a matrix per line (a column per
-# front end), exits 1 on any difference from the stock column, on a front
-# end whose TAP is not whole (vm/tap-plan.awk) or whose exit code says
-# other than its TAP, and on a row asked for with -t that a front end did
-# not report. TAP and logs: build/vm/results-distro/ (6.12),
-# build/vm/results-distro-6.1/.
+# Prints a matrix per line, a column per front end; exits 1 on any
+# difference from the stock column, a run that is not whole, or a row
+# asked for with -t that a front end did not report. TAP and logs:
+# build/vm/results-distro/ (6.12), build/vm/results-distro-6.1/.
 
 # No -e: the runs' statuses are taken and judged (rc=$? below).
 set -uo pipefail

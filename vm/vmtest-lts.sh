@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The suite on the 6.1 LTS line (Debian 12's default kernel): stock 6.1
-# and the fix backported to it (vm/kernels/fix-6.1/), built from Debian's
-# linux-source-6.1 with the suite's config, booted under qemu, with both
-# front ends, each checked against vm/expected-matrix-6.1.txt.
+# The suite on the 6.1 LTS line (make vmtest-lts, docs/kernels.md): stock
+# 6.1 and the fix backported to it (vm/kernels/fix-6.1/), built from
+# Debian's linux-source-6.1, both front ends, each checked against
+# vm/expected-matrix-6.1.txt.
 #
 #   vm/vmtest-lts.sh [-t TEST]... [--front kselftest|test_progs]...
 #   vm/vmtest-lts.sh --build
@@ -12,23 +12,14 @@
 #
 # -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
 # --front    one front end (default both, side by side: 4 VMs at once).
-# --build    only the tree and the two kernels' images (vmtest.sh --build):
-#            make check builds them while its host part runs.
-# --prepare  only the tree and its git copy (installing, unpacking and
-#            hashing: one core each), which make check does beside the
-#            6.12 builds.
+# --build    only the tree and the two kernels' images (vmtest.sh --build).
+# --prepare  only the tree and its git copy (make check makes them beside
+#            the 6.12 builds: one core each, mostly the disk).
 #
-# The suite is the one make suite and make test_progs built against the
-# 6.12 tree's framework: built once, run on both lines.
-#
-# KDIR_LTS      the 6.1 tree (default build/linux-source-6.1, extracted
-#               from /usr/src/linux-source-6.1.tar.xz, which is installed
-#               with apt-get when missing). A tree of another line is
-#               refused with one line.
-# VM_BUILD_LTS  the line's build folder: tree copy, objects, images and
-#               results (default build/vm-6.1).
-# Kernel builds hold the 6.12 line's lock ($VM_BUILD/src.lock, VM_LOCK):
-# one kernel build at a time, whichever line it is for.
+# KDIR_LTS (default build/linux-source-6.1, extracted from Debian's
+# tarball, installed when missing) and VM_BUILD_LTS (default
+# build/vm-6.1): the line's tree and build folder. Kernel builds hold the
+# 6.12 line's lock (VM_LOCK).
 
 # No -e: each front end's vmtest.sh status is taken (rc=1 below).
 set -uo pipefail

@@ -1,40 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the suite on each kernel variant in a VM and print the verdict matrix.
+# Run the suite on each kernel in a VM, print the verdict matrix and judge
+# it against the expected one (make vmtest, docs/vm.md).
 #
 #   vm/vmtest.sh [--mutants] [--front kselftest|test_progs]
 #                [-t TEST]... [-j N] [--save FILE] [KERNEL...]
 #   vm/vmtest.sh --build [--mutants] [KERNEL...]
 #   vm/vmtest.sh --kernel PATH [-t TEST]...     (or KERNEL=PATH)
+#   vm/vmtest.sh --line
 #
 # KERNEL... are variants (default: stock seed iif both fix; on 6.1 stock
-# fix) or mutant names.
-# --mutants    adds every vm/mutants/*.patch; a mutant "survives" when its
-#              column equals its base variant's: the suite missed it.
-# --front      test_progs runs the test_progs front end (make test_progs)
-#              instead of the kselftest one, against the same expectations.
-# -t TEST      runs only TEST (egress_mirred.ipv4); repeatable.
-# -j N         runs up to N VMs at once, beside the builds (default 2, or
-#              $VM_JOBS; on 2 cores -j2 gave the same verdicts as -j1).
-# --save FILE  writes the matrix to FILE, a new file (to fill
-#              vm/expected-matrix.txt by hand): an existing FILE is refused
-#              before anything runs, and the run is judged against the
-#              expected matrix as it was, never against itself.
-# --kernel     boots one image, prints the suite's TAP, exits with its code.
-# --build      builds the kernels' images (or finds them cached), boots
-#              nothing: make check builds while its host part runs.
-# --line       prints KDIR's kernel line (6.12, 6.1) or refuses it, and exits.
+# fix) or mutants by file name; --mutants adds every vm/mutants/*.patch.
+# --front test_progs runs that front end, against the same expectations.
+# -t TEST runs only TEST (egress_mirred.ipv4); repeatable. -j N runs up
+# to N VMs at once beside the builds (default 2, or $VM_JOBS). --save
+# FILE writes the matrix to FILE, a new file. --kernel boots one image,
+# prints the suite's TAP and exits with its code. --build builds (or
+# finds cached) the images and boots nothing. --line prints KDIR's kernel
+# line (6.12, 6.1) or refuses it.
 #
-# Matrix: rows are tests, columns kernels, cells pass, skip or fail:WORD
-# (WORD from the test's "# diagnosis:" line; build, boot, crash or timeout
-# when the kernel never got to report). Cells are compared with
-# vm/expected-matrix.txt ("*" there matches anything; vm/expected-matrix-6.1.txt
-# when KDIR is a 6.1 tree, whose variants are stock and fix); any difference, a
-# column whose TAP is not whole (vm/tap-plan.awk) or whose exit code says
-# other than its TAP, a row asked for with -t that a kernel did not report,
-# or a surviving mutant, exits 1 and is named. TAP and logs: build/vm/results/
-# (VM_RESULTS: another folder, for runs side by side).
+# Exits 1 on any difference from vm/expected-matrix.txt (-6.1.txt on 6.1),
+# a run that is not whole, or a mutant that survived; TAP and logs in
+# build/vm/results/ (VM_RESULTS).
 
 # No -e: the runs' statuses are taken and judged (rc=$? below).
 set -uo pipefail
@@ -57,14 +45,10 @@ jobs=${VM_JOBS:-2}
 # matrix: it runs in the same VMs and fills a matrix of its own.
 set_front()
 {
-	case $1 in
-	kselftest)	;;
-	test_progs)	suite_cmd=(mk/test_progs-tap.sh)
-			console_tag=-test_progs
-			RESULTS=${VM_RESULTS:-$VM_BUILD/results}-test_progs ;;
-	*)		echo "vmtest: unknown front end '$1' (kselftest, test_progs)" >&2
-			exit 2 ;;
-	esac
+	suite_cmd=("$(DIE_STATUS=2 vm_front_cmd "$1")") || exit 2
+	[ "$1" = kselftest ] && return
+	console_tag=-$1
+	RESULTS=${VM_RESULTS:-$VM_BUILD/results}-$1
 }
 
 parse_args()
@@ -101,38 +85,7 @@ default_kernels()
 		esac
 	fi
 	[ $mutants = 1 ] && mapfile -t -O ${#kernels[@]} kernels < <(vm_mutants)
-	check_save
-}
-
-# --save writes a new file: saving onto the expected matrix (or any file)
-# would lose it, and a matrix judged against itself always passes.
-check_save()
-{
-	[ -z "$save" ] && return 0
-	if [ -e "$save" ]; then
-		echo "vmtest: --save $save: the file exists; --save writes a new file" \
-			"(remove it first, or name another)" >&2
-		exit 2
-	fi
-	if [ ! -d "$(dirname "$save")" ]; then
-		echo "vmtest: --save $save: no such directory" >&2
-		exit 2
-	fi
-}
-
-is_mutant()
-{
-	[ -f "$VM_DIR/mutants/$1.patch" ]
-}
-
-# build-kernel.sh arguments for a column name.
-build_args()
-{
-	if is_mutant "$1"; then
-		echo "$(vm_mutant_base "$1") $1"
-	else
-		echo "$1"
-	fi
+	vm_check_save "$save"
 }
 
 # --build: each column's image, built or found cached; nothing boots.
@@ -141,8 +94,7 @@ build_images()
 	local name rc=0
 
 	for name in "$@"; do
-		# shellcheck disable=SC2046
-		"$VM_DIR/build-kernel.sh" $(build_args "$name") >/dev/null || rc=1
+		"$VM_DIR/build-kernel.sh" "$name" >/dev/null || rc=1
 	done
 	return $rc
 }
@@ -154,8 +106,7 @@ build_column()
 	local name=$1
 
 	rm -f "$RESULTS/$name".*
-	# shellcheck disable=SC2046
-	"$VM_DIR/build-kernel.sh" $(build_args "$name") && return 0
+	"$VM_DIR/build-kernel.sh" "$name" && return 0
 	: > "$RESULTS/$name.cells"
 	vm_fill build > "$RESULTS/$name.fill"
 	return 1
@@ -204,7 +155,7 @@ compare()
 
 	shift
 	for name in "$@"; do
-		is_mutant "$name" && mutant_cols+=" $name"
+		vm_is_mutant "$name" && mutant_cols+=" $name"
 	done
 	rows=$(vm_requested_rows "${suite_args[@]}" | paste -sd' ')
 	if [ ! -s "$EXPECTED" ]; then
@@ -264,7 +215,7 @@ mutant_report()
 	local m base bad
 
 	for m in "$@"; do
-		is_mutant "$m" || continue
+		vm_is_mutant "$m" || continue
 		base=$(vm_mutant_base "$m")
 		if bad=$(unjudged_rows "$base") && [ -n "$bad" ]; then
 			echo "BROKEN mutant $m: its base $base gave no verdict: $bad"
@@ -287,7 +238,7 @@ cut_runs()
 	for name in "$@"; do
 		why=$(cat "$RESULTS/$name.whole" 2>/dev/null)
 		[ -n "$why" ] || continue
-		if is_mutant "$name"; then
+		if vm_is_mutant "$name"; then
 			echo "BROKEN mutant $name: its run is not whole: $why"
 		else
 			echo "DIFF $name: its run is not whole: $why"
@@ -315,14 +266,9 @@ judge()
 # before qemu does, with one line.
 check_bootable()
 {
-	if [ ! -r "$1" ]; then
-		echo "vmtest: KERNEL=$1: no such file" >&2
-		exit 2
-	fi
-	if [ "$(dd if="$1" bs=1 skip=514 count=4 2>/dev/null)" != HdrS ]; then
-		echo "vmtest: KERNEL=$1 is not a bootable x86 kernel image (bzImage)" >&2
-		exit 2
-	fi
+	[ -r "$1" ] || DIE_STATUS=2 die "KERNEL=$1: no such file"
+	[ "$(dd if="$1" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ] ||
+		DIE_STATUS=2 die "KERNEL=$1 is not a bootable x86 kernel image (bzImage)"
 }
 
 main()
@@ -345,7 +291,7 @@ main()
 	mkdir -p "$RESULTS"
 	# A mutant needs its base variant's column to be judged against.
 	for name in "${kernels[@]}"; do
-		is_mutant "$name" && [[ " ${kernels[*]} " != *" $(vm_mutant_base "$name") "* ]] &&
+		vm_is_mutant "$name" && [[ " ${kernels[*]} " != *" $(vm_mutant_base "$name") "* ]] &&
 			kernels=("$(vm_mutant_base "$name")" "${kernels[@]}")
 	done
 	run_columns "${kernels[@]}"
