@@ -10,7 +10,7 @@
 #   bench/check.sh --selftest             (the verdict fed broken input)
 #
 # KERNEL     what is compared with stock (default $BENCH_CHECK_KERNEL or
-#            fix; fix+fix-fastpath-cost is a mutant that must fail)
+#            fix; fix-fastpath-cost is a mutant that must fail)
 # DIR        where bench/run.sh writes (default $BENCH_OUT or
 #            build/bench/check)
 #

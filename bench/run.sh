@@ -8,9 +8,9 @@
 #
 #   bench/run.sh [-r ROUNDS] [-d SECONDS] [-o DIR] [-j JOBS] [KERNEL...]
 #
-# KERNEL...  VARIANT or VARIANT+MUTANT for vm/build-kernel.sh (fix+fix-keep-mark:
-#            the fix with vm/mutants/fix-keep-mark.patch on top); default
-#            stock seed fix, plus fix+M for each M of $BENCH_ALTERNATIVES
+# KERNEL...  a variant, or a mutant of vm/mutants/ by its name alone
+#            (fix-keep-mark: the fix, its "# base:", with the mutant on
+#            top); default stock seed fix, plus each M of $BENCH_ALTERNATIVES
 #            (default fix-keep-mark, the fix's earlier design, and
 #            fix-mirred-only, the design the fix issue proposed) that
 #            vm/mutants/ holds; stock comes first and is the reference of
@@ -55,17 +55,19 @@ default_kernels()
 	vm_variant_patches fix >/dev/null 2>&1 || return 0
 	kernels+=(fix)
 	for m in $alternatives; do
-		[ -f "$VM_DIR/mutants/$m.patch" ] && kernels+=("fix+$m")
+		[ -f "$VM_DIR/mutants/$m.patch" ] && kernels+=("$m")
 	done
 }
 
-# The arguments of vm/build-kernel.sh for a KERNEL word.
+# The arguments of vm/build-kernel.sh for a KERNEL word: a variant, or a
+# mutant on the base its "# base:" line names.
 build_args()
 {
-	case $1 in
-	*+*)	echo "${1%%+*} ${1#*+}" ;;
-	*)	echo "$1" ;;
-	esac
+	if [ -f "$VM_DIR/mutants/$1.patch" ]; then
+		echo "$(vm_mutant_base "$1") $1"
+	else
+		echo "$1"
+	fi
 }
 
 # Build (or find cached) every image; print NAME=PATH lines.
