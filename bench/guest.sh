@@ -1,27 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# One benchmark pass on the running kernel: bench/run.sh boots each kernel
-# in a VM and runs this inside it (it also runs on a host, as root).
+# One benchmark pass on the running kernel: bench/run.sh runs it in each
+# VM (it also runs on a host, as root). The shapes and workloads are
+# docs/benchmark.md's.
 #
 #   bench/guest.sh [-d SECONDS] [-w WORKLOAD]... SHAPE...
 #
-# SHAPE      fast       veth va -> vb, no clsact, no ifb
-#            fastkey    the fast path with a clsact qdisc on the sender
-#                       namespace's lo: egress_needed_key is on, but va
-#                       has no egress hook (the fix's own fast path)
-#            filtersN   clsact egress on va with N filters (N >= 2): prio 1
-#                       a pass-through BPF counter, prio 2..N-1 u32 on
-#                       other ports, prio N u32 matching the flow, mirred
-#                       egress redirect to an ifb beside va; filters5 is
-#                       the author's production shape, filters100 the seed's
-# WORKLOAD   rr      TCP_RR, 32-byte requests and responses (bench/rr.c)
-#            stream  TCP_STREAM, 32-byte sends (bench/rr.c, like netperf -m 32)
-#            nodelay the same with TCP_NODELAY (netperf -m 32 -D): each send
-#                    leaves at once instead of waiting, under Nagle, for an
-#                    ACK, so the packets do not depend on the ACKs' timing
-#            iperf3  iperf3 -l 32, for comparison (not by default)
-#            default: rr and stream
+# SHAPE      fast, fastkey, or filtersN: N >= 2 egress filters, the last
+#            one redirecting to ifb (default: fast filters100)
+# WORKLOAD   rr, stream, nodelay or iperf3 (default: rr and stream)
 # SECONDS    length of each timed run (default 10)
 #
 # Prints one line per measurement:
@@ -29,9 +17,9 @@
 #          VALUE in tps or Mbit/s over SECONDS of the guest's clock; OPS the
 #          transactions or bytes, PACKETS the packets va sent in that time;
 #          OTHER the guest ns (instructions under icount) of the run that
-#          neither benchmark process spent: other tasks, and idle; VIRTIO
-#          and SERIAL the interrupts of the 9p root and of the serial
-#          ports while it ran ("-" for iperf3)
+#          neither benchmark process spent; VIRTIO and SERIAL the
+#          interrupts of the 9p root and of the serial ports while it ran
+#          ("-" for iperf3)
 #   count SHAPE WORKLOAD RUNS PACKETS       (classifier runs, packets va sent)
 #   info clocksource NAME
 # Everything lives in two namespaces of its own; they go when it ends.
@@ -113,11 +101,12 @@ make_link()
 		dev vb nud permanent
 }
 
-# The seed's shape with N egress filters: only the last one matches the
-# benchmark's flow and redirects it to ifb. tc -batch adds them in one go.
+# The seed's shape with N egress filters: prio 1 the pass-through counter,
+# only the last one matches the benchmark's flow and redirects it to ifb.
+# tc -batch adds them in one go.
 make_filters()
 {
-	local n=$1 batch=/tmp/bench-filters.$$ prio
+	local n=$1 prio
 
 	ip -n "$SND" link add bifb type ifb &&
 	ip -n "$SND" link set bifb up &&
@@ -131,12 +120,7 @@ make_filters()
 		echo "filter add dev va egress prio $n protocol ip u32" \
 			"match ip dst $ADDR_RCV/32" \
 			"action mirred egress redirect dev bifb"
-	} > "$batch"
-	tc -n "$SND" -batch "$batch"
-	local rc=$?
-
-	rm -f "$batch"
-	return $rc
+	} | tc -n "$SND" -batch -
 }
 
 # Wait until PORT listens in the receiver namespace (at most 10 s):
@@ -184,8 +168,8 @@ make_key_elsewhere()
 }
 
 # served SERVER PORT ARGS...: one bench/rr.c client run (ARGS) against a
-# fresh bench/rr.c server (-s, the rr server, or -S, the stream sink) on
-# PORT; prints the client's line.
+# fresh bench/rr.c server (-s $RR_PORT, the rr server, or -S $STREAM_PORT,
+# the stream sink); prints the client's line.
 served()
 {
 	local mode=$1 port=$2 server out
@@ -201,18 +185,6 @@ served()
 	[ $rc -eq 0 ] || die "rr client '$*' failed"
 	# The server's CPU time, for the share of the run outside both.
 	echo "$out server_cpu_ns $(awk '$1 == "cpu_ns" { print $2 }' "$SERVER_OUT")"
-}
-
-# rr ARGS...: transactions against a fresh server.
-rr_once()
-{
-	served -s $RR_PORT "$@"
-}
-
-# stream ARGS...: one 32-byte-send stream into a fresh sink.
-stream_once()
-{
-	served -S $STREAM_PORT "$@"
 }
 
 # iperf3 ARGS...: one iperf3 client run; prints the receiver's Mbit/s.
@@ -247,16 +219,16 @@ count_says_why()
 short_run()
 {
 	case $1 in
-	rr)	rr_once -n $ADDR_RCV $RR_PORT $COUNT_RR >/dev/null ;;
-	stream)	stream_once -b $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
-	nodelay) stream_once -B $ADDR_RCV $STREAM_PORT $COUNT_STREAM >/dev/null ;;
-	iperf3)	iperf_once -l 32 -n $COUNT_IPERF >/dev/null ;;
-	esac
+	rr)	served -s $RR_PORT -n $ADDR_RCV $RR_PORT $COUNT_RR ;;
+	stream)	served -S $STREAM_PORT -b $ADDR_RCV $STREAM_PORT $COUNT_STREAM ;;
+	nodelay) served -S $STREAM_PORT -B $ADDR_RCV $STREAM_PORT $COUNT_STREAM ;;
+	iperf3)	iperf_once -l 32 -n $COUNT_IPERF ;;
+	esac >/dev/null
 }
 
 # Classifier runs per packet va sent, over a short run with BPF run
 # statistics switched on (off again for the timed runs: the stats cost).
-# It also warms the timed run up, as warm_up does.
+# It also warms the timed run up, as the fast paths' untimed run does.
 count_runs()
 {
 	local shape=$1 workload=$2 runs0 tx0 runs
@@ -271,16 +243,6 @@ count_runs()
 	echo "count $shape $workload $runs $(($(tx_packets) - tx0))"
 	[ "$runs" -gt 0 ] || count_says_why
 	sysctl -qw kernel.bpf_stats_enabled=0
-}
-
-# An untimed short run before a timed one: the pages of code it uses
-# (bench/rr.c's, libc's, the kernel's) are read from the 9p root now. The
-# first run of a workload in a boot took those faults inside its timed
-# run otherwise: requests to the host, 3 virtio interrupts, and idle
-# while it answered.
-warm_up()
-{
-	short_run "$1"
 }
 
 # bench/rr.c's client line (with the server's CPU time appended) as
@@ -300,11 +262,11 @@ measure()
 
 	tx0=$(tx_packets)
 	case $workload in
-	rr)	line=$(rr_once -c $ADDR_RCV $RR_PORT "$seconds" |
+	rr)	line=$(served -s $RR_PORT -c $ADDR_RCV $RR_PORT "$seconds" |
 			rr_fields tps) || exit 1 ;;
-	stream)	line=$(stream_once -t $ADDR_RCV $STREAM_PORT "$seconds" |
+	stream)	line=$(served -S $STREAM_PORT -t $ADDR_RCV $STREAM_PORT "$seconds" |
 			rr_fields Mbit/s) || exit 1 ;;
-	nodelay) line=$(stream_once -T $ADDR_RCV $STREAM_PORT "$seconds" |
+	nodelay) line=$(served -S $STREAM_PORT -T $ADDR_RCV $STREAM_PORT "$seconds" |
 			rr_fields Mbit/s) || exit 1 ;;
 	iperf3)	line=$(iperf_once -l 32 -t "$seconds") || exit 1
 		line="$line Mbit/s $seconds 0 - - -" ;;
@@ -331,10 +293,15 @@ run_shape()
 			die "$shape: could not add the filters" ;;
 	*)	die "unknown shape '$shape'" ;;
 	esac
+	# Before each timed run, a short one of its workload: the pages of
+	# code it uses (bench/rr.c's, libc's, the kernel's) are read from the
+	# 9p root now. The first run of a workload in a boot took those faults
+	# inside its timed run otherwise: requests to the host, 3 virtio
+	# interrupts, and idle while it answered.
 	for w in "${workloads[@]}"; do
 		case $shape in
 		filters*) count_runs "$shape" "$w" ;;
-		*)	warm_up "$w" ;;
+		*)	short_run "$w" ;;
 		esac
 		measure "$shape" "$w"
 	done
@@ -349,7 +316,7 @@ main()
 		case $opt in
 		d)	seconds=$OPTARG ;;
 		w)	workloads+=("$OPTARG") ;;
-		*)	die "usage: $0 [-d SECONDS] [-w rr|stream|nodelay|iperf3]... SHAPE..." ;;
+		*)	usage ;;
 		esac
 	done
 	shift $((OPTIND - 1))

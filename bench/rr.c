@@ -1,41 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The benchmark's load generator, the seed's two netperf tests:
+ * The benchmark's load generator, the seed's two netperf tests, IPv4 only
+ * (docs/benchmark.md, "Shapes and workloads").
  *
- * TCP_RR: one connection, 32-byte requests, 32-byte responses, one in
- * flight, TCP_NODELAY on both ends.
- *   rr -s PORT                 serve one connection, echo every request
- *   rr -c ADDR PORT SECONDS    run for SECONDS, print transactions per second
- *   rr -n ADDR PORT COUNT      run COUNT transactions, print the time taken
+ *   rr -s PORT                 TCP_RR server: echo every 32-byte request
+ *   rr -c ADDR PORT SECONDS    TCP_RR for SECONDS, print transactions/s
+ *   rr -n ADDR PORT COUNT      COUNT transactions, print the time taken
+ *   rr -S PORT                 TCP_STREAM sink, reads 128 KiB at a time
+ *   rr -t ADDR PORT SECONDS    send 32 bytes a write() for SECONDS, print
+ *                              the bytes the sink got and Mbit/s
+ *   rr -b ADDR PORT BYTES      the same for BYTES bytes
+ *   rr -T ..., rr -B ...       -t and -b with TCP_NODELAY (netperf -D)
  *
- * TCP_STREAM with 32-byte sends (netperf -t TCP_STREAM -- -m 32): one
- * connection, the sender write()s 32 bytes at a time, the receiver reads
- * in 128 KiB chunks.
- *   rr -S PORT                 sink one connection; at its end, send back
- *                              the byte count (8 bytes, network order)
- *   rr -t ADDR PORT SECONDS    send for SECONDS, then shut down and wait for
- *                              the sink's count: print the bytes the sink
- *                              received and Mbit/s over the whole exchange
- *   rr -b ADDR PORT BYTES      send BYTES bytes, the same way
- *   rr -T ADDR PORT SECONDS, rr -B ADDR PORT BYTES
- *                              the same with TCP_NODELAY (netperf -D): each
- *                              send leaves as soon as the window allows,
- *                              instead of waiting, under Nagle, for the
- *                              data in flight to be acknowledged
- *
- * Only the two processes and the kernel run: no control connection, no
- * timers, no reports while the clock runs, so that under qemu's
- * instruction counting the figures are a function of the kernel's code.
- * IPv4 only: the benchmark's flows are IPv4.
- *
- * So that a run that took longer can say where the time went, each side
- * also prints its own CPU time ("cpu_ns", CLOCK_PROCESS_CPUTIME_ID: the
- * softirq work done in its context included): the client over its timed
- * run, the server or sink over its connection, on a line of its own after
- * it ends. The client also prints the device interrupts taken
- * while its clock ran, from /proc/interrupts: "virtio" (the VM's 9p root
- * file system: I/O whose completion the host times) and "serial" (the
- * console and output ports, draining what was printed before the run).
+ * No control connection, no timers, no reports while the clock runs: under
+ * qemu's instruction counting the figures are a function of the kernel's
+ * code. A client also prints its CPU time over the timed run and the
+ * device interrupts taken meanwhile; a server or sink prints its CPU time
+ * over the connection, on a line of its own, when it ends.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -67,7 +48,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* CPU time of this process so far, in ns. */
+/* CPU time of this process so far, in ns, softirq work in its context in. */
 static long long cpu_ns(void)
 {
 	struct timespec ts;
@@ -78,7 +59,9 @@ static long long cpu_ns(void)
 
 /*
  * Interrupts taken so far by the devices whose /proc/interrupts lines name
- * NAME (one CPU: the first count); -1 if the file cannot be read.
+ * NAME (one CPU: the first count); -1 if the file cannot be read. "virtio"
+ * is the VM's 9p root, "ttyS" the console and output ports, draining what
+ * was printed before the run.
  */
 static long long device_irqs(const char *name)
 {
@@ -202,7 +185,8 @@ static int serve(int port)
 }
 
 /*
- * Read until the sender shuts down, then tell it how much arrived. Exit
+ * Read until the sender shuts down, then tell it how much arrived (8
+ * bytes, network order). Exit
  * only once the sender has closed too: the sender's clock stops when the
  * count arrives, and nothing of this process's exit (on the VM's 9p root,
  * requests to the host for its files) must fall before that.

@@ -1,35 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The seed's benchmark, side by side in VMs: each round boots every kernel
-# once, in the same order (A B C A B C ...), and runs bench/guest.sh in it:
-# every shape and every workload. Then bench/summarize.sh turns the raw
-# figures into ratios against stock.
+# make bench: each round boots every kernel once, in the same order, and
+# runs bench/guest.sh in it; then bench/summarize.sh (docs/benchmark.md).
 #
 #   bench/run.sh [-r ROUNDS] [-d SECONDS] [-o DIR] [-j JOBS] [KERNEL...]
 #
-# KERNEL...  VARIANT or VARIANT+MUTANT for vm/build-kernel.sh (fix+fix-keep-mark:
-#            the fix with vm/mutants/fix-keep-mark.patch on top); default
-#            stock seed fix, plus fix+M for each M of $BENCH_ALTERNATIVES
-#            (default fix-keep-mark, the fix's earlier design, and
-#            fix-mirred-only, the design the fix issue proposed) that
-#            vm/mutants/ holds; stock comes first and is the reference of
-#            every ratio
+# KERNEL...  a variant, or a mutant of vm/mutants/ by its name alone (built
+#            on its "# base:"); default stock seed fix and each mutant of
+#            $BENCH_ALTERNATIVES that vm/mutants/ holds; stock comes first
 # ROUNDS     rounds (default $BENCH_ROUNDS, else 3 under icount, 5 otherwise)
-# SECONDS    length of each timed run, guest clock (default $BENCH_SECONDS or 2)
-# DIR        where raw.csv, ratios.csv, results.md and ratios.png go
-#            (default $BENCH_OUT or bench/results)
-# JOBS       VMs at a time (default $BENCH_JOBS, else 2 under icount, whose
-#            figures do not depend on the host's load, and 1 otherwise)
+# SECONDS    each timed run, guest clock (default $BENCH_SECONDS or 2)
+# DIR        where the results go (default $BENCH_OUT or bench/results)
+# JOBS       VMs at a time (default $BENCH_JOBS, else 2 under icount, 1
+#            otherwise)
 #
-# BENCH_CLOCK chooses the guest's clock:
-#   icount   qemu TCG, one vCPU, guest time = instructions executed (1 ns
-#            each; idle time skipped): deterministic, the figures are
-#            instruction counts, not times. The default without KVM.
-#   tcg      qemu TCG, two vCPUs, the host's clock: emulation times, noisy
-#   kvm      hardware virtualisation: hardware times (where KVM works)
-# BENCH_SHAPES and BENCH_WORKLOADS override guest.sh's lists (default
-# "fast fastkey filters5 filters100" and "rr stream nodelay").
+# BENCH_CLOCK (icount, tcg or kvm), BENCH_SHAPES and BENCH_WORKLOADS:
+# docs/benchmark.md.
 
 set -o pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -45,6 +32,7 @@ workloads=${BENCH_WORKLOADS:-rr stream nodelay}
 clock=${BENCH_CLOCK:-}
 alternatives=${BENCH_ALTERNATIVES-fix-keep-mark fix-mirred-only}
 kernels=()
+declare -A image
 
 # stock, seed, the fix, and the fix's other designs kept as mutants.
 default_kernels()
@@ -55,30 +43,22 @@ default_kernels()
 	vm_variant_patches fix >/dev/null 2>&1 || return 0
 	kernels+=(fix)
 	for m in $alternatives; do
-		[ -f "$VM_DIR/mutants/$m.patch" ] && kernels+=("fix+$m")
+		[ -f "$VM_DIR/mutants/$m.patch" ] && kernels+=("$m")
 	done
 }
 
-# The arguments of vm/build-kernel.sh for a KERNEL word.
-build_args()
-{
-	case $1 in
-	*+*)	echo "${1%%+*} ${1#*+}" ;;
-	*)	echo "$1" ;;
-	esac
-}
-
-# Build (or find cached) every image; print NAME=PATH lines.
+# Build (or find cached) every image into image[KERNEL]; a mutant is built
+# on the base its "# base:" line names.
 build_images()
 {
-	local k image args
+	local k args
 
 	for k in "${kernels[@]}"; do
 		echo "bench: kernel $k: building (cached if built before)" >&2
-		read -r -a args <<< "$(build_args "$k")"
-		image=$("$ROOT/vm/build-kernel.sh" "${args[@]}") ||
+		args=("$k")
+		[ -f "$VM_DIR/mutants/$k.patch" ] && args=("$(vm_mutant_base "$k")" "$k")
+		image[$k]=$("$ROOT/vm/build-kernel.sh" "${args[@]}") ||
 			die "kernel $k did not build"
-		echo "$k=$image"
 	done
 }
 
@@ -86,14 +66,10 @@ build_images()
 # folder (a 20 s boot) and keeps the answer in $VM_BUILD/accel.
 choose_clock()
 {
-	local image=$1
-
 	[ -n "$clock" ] && return 0
 	clock=icount
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 0
-	if [ ! -s "$VM_BUILD/accel" ]; then
-		"$ROOT/vm/run-vm.sh" -t 60 "$image" -- true >/dev/null 2>&1
-	fi
+	[ -s "$VM_BUILD/accel" ] || vm_boot -t 60 "$1" -- true >/dev/null 2>&1
 	[ "$(cat "$VM_BUILD/accel" 2>/dev/null)" = kvm ] && clock=kvm
 	return 0
 }
@@ -101,23 +77,6 @@ choose_clock()
 fmt_time()
 {
 	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
-}
-
-# Progress for the user: where we are, and the time left from the boots
-# done so far (before the first one, from the planned run lengths).
-progress()
-{
-	local round=$1 k=$2 done=$3 total=$4 elapsed=$5 started=$6 per left
-
-	# With JOBS VMs at a time, elapsed / done is already the rate.
-	if [ "$done" -gt 0 ]; then
-		per=$((elapsed / done))
-	else
-		per=$(($(planned_boot) / jobs))
-	fi
-	left=$(((total - done) * per))
-	echo "bench: round $round/$rounds, kernel $k (boot $((started + 1)) of" \
-		"$total), elapsed $(fmt_time "$elapsed"), about $(fmt_time "$left") left" >&2
 }
 
 # Wall seconds of one boot on an idle core, planned from qemu's CPU time
@@ -133,23 +92,41 @@ planned_boot()
 	echo $((15 + n_s * n_w * (11 * seconds + 4) + n_f * n_w * 5))
 }
 
+# Where we are, and the time left from the boots done so far (with JOBS
+# VMs at a time, elapsed / done is the rate), or before the first one from
+# the planned run lengths.
+progress()
+{
+	local round=$1 k=$2 started=$3 elapsed=$((SECONDS - t0)) fin per
+
+	fin=$((started - $(jobs -pr | wc -l)))
+	per=$(($(planned_boot) / jobs))
+	[ "$fin" -gt 0 ] && per=$((elapsed / fin))
+	echo "bench: round $round/$rounds, kernel $k (boot $((started + 1)) of" \
+		"$total), elapsed $(fmt_time "$elapsed"), about" \
+		"$(fmt_time $(((total - fin) * per))) left" >&2
+}
+
 # One boot: guest.sh's lines become CSV rows round,kernel,shape,workload,
-# metric,value. Its own errors go to the log.
+# metric,value. Its own errors go to the log; a failed boot is named in
+# $log.failed.
 run_one()
 {
-	local round=$1 k=$2 image=$3 log=$4 vmout w wargs=()
+	local round=$1 k=$2 vmout w wargs=() rc
 
 	for w in $workloads; do
 		wargs+=(-w "$w")
 	done
 	# shellcheck disable=SC2086
-	vmout=$(VM_ACCEL=$clock "$ROOT/vm/run-vm.sh" -C "$ROOT" \
-		-t $((10 * $(planned_boot) + 600)) -l "$VM_BUILD/logs/bench-$k-r$round.log" "$image" \
+	vmout=$(VM_ACCEL=$clock vm_boot -t $((10 * $(planned_boot) + 600)) \
+		-l "$VM_BUILD/logs/bench-$k-r$round.log" "${image[$k]}" \
 		-- "bench/guest.sh -d $seconds ${wargs[*]} $shapes" 2>>"$log.$round.$k")
-	local rc=$?
-
+	rc=$?
 	echo "$vmout" | sed "s/^/# $k round $round: /" >> "$log.$round.$k"
-	[ $rc -eq 0 ] || echo "bench: $k round $round failed (exit $rc), see $log" >&2
+	if [ $rc -ne 0 ]; then
+		echo "bench: $k round $round failed (exit $rc), see $log" >&2
+		echo "$k round $round" >> "$log.failed"
+	fi
 	# What it measured before a failure still counts.
 	echo "$vmout" | awk -v r="$round" -v k="$k" '
 	function row(shape, w, m, v) {
@@ -175,28 +152,11 @@ run_one()
 		if ($5 > 0)
 			row($2, $3, "runs_per_packet", sprintf("%.4f", $4 / $5))
 	}'
-	return $rc
-}
-
-# Collect the finished boots' rows and logs in boot order.
-collect()
-{
-	local raw=$1 log=$2 round k
-
-	for round in $(seq "$rounds"); do
-		for k in "${kernels[@]}"; do
-			cat "$raw.$round.$k" 2>/dev/null
-			cat "$log.$round.$k" 2>/dev/null >> "$log"
-			rm -f "$raw.$round.$k" "$log.$round.$k"
-		done
-	done >> "$raw.tmp"
 }
 
 main()
 {
-	local opt images line round k done=0 total t0 failed=0 cold tb build_wall
-	local running=0
-	declare -A image
+	local opt round k started=0 total t0 cold tb build_wall line raw log failed
 
 	while getopts r:d:o:j:h opt; do
 		case $opt in
@@ -221,19 +181,16 @@ main()
 	# the cold part of the suite's VM matrix (bench/suite-cost.sh).
 	[ -f "$VM_OBJ/.config" ] && cold=no || cold=yes
 	tb=$SECONDS
-	images=$(build_images) || exit 1
+	build_images
 	build_wall=$((SECONDS - tb))
-	while IFS='=' read -r k line; do
-		image[$k]=$line
-	done <<< "$images"
 	choose_clock "${image[stock]}"
 	[ -n "$rounds" ] || { [ "$clock" = icount ] && rounds=3 || rounds=5; }
 	[ -n "$jobs" ] || { [ "$clock" = icount ] && jobs=2 || jobs=1; }
 
 	mkdir -p "$out"
-	local raw=$out/raw.csv log=$out/run.log
+	raw=$out/raw.csv log=$out/run.log
 	: > "$log"
-	echo "round,kernel,shape,workload,metric,value" > "$raw.tmp"
+	rm -f "$log.failed"
 	total=$((rounds * ${#kernels[@]}))
 	case $clock in
 	icount)	line="instruction counts (qemu icount, 1 vCPU): deterministic" ;;
@@ -245,23 +202,21 @@ main()
 	t0=$SECONDS
 	for round in $(seq "$rounds"); do
 		for k in "${kernels[@]}"; do
-			if [ "$running" -ge "$jobs" ]; then
-				wait -n || failed=1
-				running=$((running - 1))
-				done=$((done + 1))
-			fi
-			progress "$round" "$k" "$done" "$total" $((SECONDS - t0)) \
-				$((done + running))
-			run_one "$round" "$k" "${image[$k]}" "$log" \
-				> "$raw.$round.$k" &
-			running=$((running + 1))
+			vm_throttle "$jobs"
+			progress "$round" "$k" $((started++))
+			run_one "$round" "$k" > "$raw.$round.$k" &
 		done
 	done
-	while [ "$running" -gt 0 ]; do
-		wait -n || failed=1
-		running=$((running - 1))
+	wait
+	# The boots' rows and logs, in boot order.
+	echo "round,kernel,shape,workload,metric,value" > "$raw.tmp"
+	for round in $(seq "$rounds"); do
+		for k in "${kernels[@]}"; do
+			cat "$raw.$round.$k" >> "$raw.tmp"
+			cat "$log.$round.$k" >> "$log" 2>/dev/null
+			rm -f "$raw.$round.$k" "$log.$round.$k"
+		done
 	done
-	collect "$raw" "$log"
 	mv "$raw.tmp" "$raw"
 	echo "bench: $total boots in $(fmt_time $((SECONDS - t0)))" >&2
 	{
@@ -280,8 +235,10 @@ main()
 		echo "clocksource $(grep -ho 'info clocksource .*' "$log" | sort | uniq -c |
 			awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $4, $1 }')"
 	} > "$out/run.info"
+	failed=$(paste -sd, "$log.failed" 2>/dev/null)
+	rm -f "$log.failed"
 	"$BENCH_DIR/summarize.sh" "$out" || exit 1
-	[ $failed -eq 0 ] || die "some boots failed, see $log"
+	[ -z "$failed" ] || die "some boots failed ($failed), see $log"
 }
 
 main "$@"; exit

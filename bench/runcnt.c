@@ -16,30 +16,25 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
-static int sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
-static int prog_fd_by_id(unsigned int id)
+/* Fill INFO for program ID; the program's fd, or -1 with errno set. */
+static int prog_info(unsigned int id, struct bpf_prog_info *info)
 {
 	union bpf_attr attr;
+	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_id = id;
-	return sys_bpf(BPF_PROG_GET_FD_BY_ID, &attr);
-}
-
-static int prog_info(int fd, struct bpf_prog_info *info)
-{
-	union bpf_attr attr;
-
+	fd = syscall(__NR_bpf, BPF_PROG_GET_FD_BY_ID, &attr, sizeof(attr));
+	if (fd < 0)
+		return -1;
 	memset(info, 0, sizeof(*info));
 	memset(&attr, 0, sizeof(attr));
 	attr.info.bpf_fd = fd;
 	attr.info.info_len = sizeof(*info);
 	attr.info.info = (unsigned long)info;
-	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+		return -1;
+	return fd;
 }
 
 int main(int argc, char **argv)
@@ -54,8 +49,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s PROG_ID\n", argv[0]);
 		return 2;
 	}
-	fd = prog_fd_by_id(id);
-	if (fd < 0 || prog_info(fd, &info)) {
+	fd = prog_info(id, &info);
+	if (fd < 0) {
 		fprintf(stderr, "runcnt: program %ld: %s\n", id, strerror(errno));
 		return 1;
 	}

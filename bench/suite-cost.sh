@@ -1,19 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The suite's own cost: wall time of each test in a host run (the suite's
-# "# took X s" lines), and of the VM matrix (vm/vmtest.sh) with its kernels
-# already built ("warm"). A cold matrix (from an empty build/vm) adds the
-# kernel builds: this script does not remove build/vm to measure them, it
-# takes their time from DIR/run.info when make bench started cold.
+# The suite's own cost, per test: a host run, and the VM matrix with its
+# kernels built (docs/benchmark.md, "The suite's own cost").
 #
 #   bench/suite-cost.sh DIR [KERNEL...]
 #
 # Writes DIR/suite-cost.csv and suite-cost.md. KERNEL... are the matrix's
 # columns (default: vm/vmtest.sh's own list); give only built ones, or the
-# time includes their builds.
-#
-# Needs root and a built suite (make suite).
+# time includes their builds. Needs root and a built suite (make suite).
 
 set -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +26,8 @@ tap_times()
 }
 
 # The cold matrix is the warm one plus its kernel builds from an empty
-# build/vm. make bench times those builds (run.info) when it starts cold.
+# build/vm: this script does not remove build/vm to time them, make bench
+# does (run.info) when it starts cold.
 cold_line()
 {
 	local info=$out/run.info build kernels
@@ -50,7 +46,7 @@ main()
 {
 	local tmp t0 host_wall vm_wall vm_rc tap k
 
-	[ "$(id -u)" = 0 ] || { echo "suite-cost: needs root" >&2; exit 1; }
+	[ "$(id -u)" = 0 ] || die "needs root"
 	shift
 	mkdir -p "$out"
 	tmp=$(mktemp -d) || exit 1
@@ -94,21 +90,18 @@ main()
 		echo "Per test (\`# took\` lines; VM times are TCG emulation times where" \
 			"the accelerator is tcg):"
 		echo
-		awk -F, 'NR > 1 { w[$1] = 1; s[$2, $1] = $3; if (!($2 in seen)) { seen[$2] = 1; t[++n] = $2 } }
+		# Columns: host, then the VMs in name order.
+		awk -F, -v wheres="$(tail -n +2 "$out/suite-cost.csv" | cut -d, -f1 |
+			LC_ALL=C sort -u)" '
+		NR > 1 { s[$2, $1] = $3; if (!($2 in seen)) { seen[$2] = 1; t[++n] = $2 } }
 		END {
-			nw = 0
-			for (x in w) ws[++nw] = x
-			# host first, then the VMs in name order
-			for (i = 1; i <= nw; i++) for (j = i + 1; j <= nw; j++)
-				if ((ws[j] == "host") || (ws[i] != "host" && ws[j] < ws[i])) {
-					x = ws[i]; ws[i] = ws[j]; ws[j] = x }
+			nw = split(wheres, ws, "\n")
 			printf "| test |"; for (i = 1; i <= nw; i++) printf " %s s |", ws[i]; print ""
 			printf "|---|"; for (i = 1; i <= nw; i++) printf "---|"; print ""
 			for (k = 1; k <= n; k++) {
 				printf "| %s |", t[k]
 				for (i = 1; i <= nw; i++) {
-					v = ((t[k], ws[i]) in s) ? s[t[k], ws[i]] : ""
-					printf " %s |", v; tot[i] += v
+					printf " %s |", s[t[k], ws[i]]; tot[i] += s[t[k], ws[i]]
 				}
 				print ""
 			}

@@ -1,26 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Turn bench/run.sh's raw.csv into ratios against stock, a markdown table
-# and a plot.
+# Turn bench/run.sh's raw.csv into ratios against stock, the markdown
+# tables and the plot (docs/benchmark.md, "Reading the results").
 #
 #   bench/summarize.sh DIR
 #
-# DIR holds raw.csv and run.info; writes cells.csv, ratios.csv, runs.csv,
-# results.md, plot.dat, plot-fast.dat and ratios.png there.
-# cells.csv: per kernel, shape and workload, the median over the rounds,
-# min, max and spread ((max - min) / median), and the work per transaction
-# and per packet va sent (ns of the guest's clock: instructions under
-# icount). ratios.csv: kernel / stock within one round (the two booted in
-# the same round), median, min, max and quartiles. Above 1 means the kernel
-# is faster than stock.
-#
-# Refuses (exit 1, naming why, results.md not written) what it cannot
-# summarise: no run.info or one without a field the report states
-# (kernels, rounds, seconds, clock, wall, date, host_cpus); a raw.csv that
-# is missing, has another header, or holds no figures; a kernel of
-# run.info with no figures; no ratio at all. No gnuplot is an error too,
-# after results.md: the plot would be an old one.
+# DIR holds raw.csv and run.info; cells.csv, ratios.csv, runs.csv,
+# results.md, plot.dat, plot-fast.dat and ratios.png are written there.
+# What it refuses, exiting 1 and naming why, is in docs/checkers.md.
 
 set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -35,10 +23,9 @@ info()
 }
 
 [ -f "$dir/run.info" ] || die "no $dir/run.info: what was measured, and how, is unknown"
-for key in kernels rounds seconds wall date host_cpus; do
+for key in kernels rounds seconds clock wall date host_cpus; do
 	[ -n "$(info $key)" ] || die "$dir/run.info has no '$key' line"
 done
-[ -n "$(info clock)$(info accel)" ] || die "$dir/run.info has no 'clock' line"
 for key in rounds seconds wall host_cpus; do
 	[[ $(info $key) =~ ^[0-9]+$ ]] || die "$dir/run.info: $key '$(info $key)' is no whole number"
 done
@@ -52,14 +39,12 @@ for k in $(info kernels); do
 done
 
 clock=$(info clock)
-clock=${clock:-$(info accel)}
 # What the guest's clock counts, for the tables' words.
-if [ "$clock" = icount ]; then
-	work=instructions
-else
-	work=ns
-fi
+work=ns
+[ "$clock" != icount ] || work=instructions
 
+# Per cell (shape, workload): per kernel cells.csv and runs.csv, per kernel
+# but stock ratios.csv and the plot's rows.
 awk -F, -v out="$dir" -v kernels="$(info kernels)" '
 function sort(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
@@ -67,12 +52,13 @@ function sort(a, n,    i, j, t) {
 			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
 		}
 }
+# Quantile p of the sorted a[1..n], interpolated.
 function q(a, n, p,    x, i) {
 	x = 1 + (n - 1) * p
 	i = int(x)
 	return i >= n ? a[n] : a[i] + (x - i) * (a[i + 1] - a[i])
 }
-# Fill arr with the values of key (a space-separated list in vals), sorted.
+# Fill arr with the values of key (kernel, shape, workload, metric), sorted.
 function load(key, arr,    n, parts, i) {
 	delete arr
 	n = split(vals[key], parts, " ")
@@ -81,9 +67,16 @@ function load(key, arr,    n, parts, i) {
 	sort(arr, n)
 	return n
 }
-function med(key,    a, n) {
+# Quantile p of the values of key in format f; "-" when there are none.
+function stat(key, p, f,    a, n) {
 	n = load(key, a)
-	return n ? sprintf("%.1f", q(a, n, 0.5)) : "-"
+	return n ? sprintf(f, q(a, n, p)) : "-"
+}
+# (max - min) / median of the values of key, in per cent; "-" for none.
+function spread(key,    a, n, md) {
+	n = load(key, a)
+	md = n ? q(a, n, 0.5) : 0
+	return md > 0 ? sprintf("%.3f", 100 * (a[n] - a[1]) / md) : "-"
 }
 # "min-max" of the payload bytes per packet va sent in a stream cell, over
 # the rounds ("-" for rr): Mbit/s times the work per packet.
@@ -99,22 +92,9 @@ function bytes_per_packet(k, shape, w,    r, b, n, lo, hi) {
 	}
 	return n ? sprintf("%.1f-%.1f", lo, hi) : "-"
 }
-# The spread of the work per packet in a cell, in per cent of its median.
-function perpkt_spread(key,    a, n, md) {
-	n = load(key, a)
-	if (!n)
-		return "-"
-	md = q(a, n, 0.5)
-	return md > 0 ? sprintf("%.3f", 100 * (a[n] - a[1]) / md) : "-"
-}
-function maxof(key,    a, n) {
-	n = load(key, a)
-	return n ? sprintf("%.0f", a[n]) : "-"
-}
 NR == 1 { next }
 {
 	round = $1; k = $2; shape = $3; w = $4; m = $5; v = $6
-	if (!(k in seen)) { seen[k] = 1; order = order " " k }
 	if (!((shape, w) in cell)) { cell[shape, w] = 1; cells[++ncells] = shape SUBSEP w }
 	if (!(w in wseen)) { wseen[w] = 1; wls[++nw] = w }
 	vals[k, shape, w, m] = vals[k, shape, w, m] " " v
@@ -127,95 +107,78 @@ NR == 1 { next }
 	if (round > nrounds) nrounds = round
 }
 END {
-	nk = split(kernels != "" ? kernels : order, ks, " ")
+	nk = split(kernels, ks, " ")
 	ratios = out "/ratios.csv"; runs = out "/runs.csv"; cellf = out "/cells.csv"
 	dat = out "/plot.dat"; fdat = out "/plot-fast.dat"
 	print "kernel,shape,workload,unit,rounds,stock_median,kernel_median,ratio_median,ratio_min,ratio_q1,ratio_q3,ratio_max" > ratios
 	print "kernel,shape,workload,rounds,runs_per_packet_median,min,max" > runs
 	print "kernel,shape,workload,unit,rounds,median,min,max,spread_pct,per_transaction,per_packet,other_median,other_min,other_max,virtio_irqs_max,serial_irqs_max,per_packet_spread_pct,bytes_per_packet" > cellf
-	printf "# label" > dat
-	printf "# label" > fdat
-	for (j = 2; j <= nk; j++) {
-		printf " %s_med %s_min %s_max", ks[j], ks[j], ks[j] > dat
-		printf " %s_med %s_min %s_max", ks[j], ks[j], ks[j] > fdat
-	}
-	printf "\n" > dat
-	printf "\n" > fdat
+	head = "# label"
+	for (j = 2; j <= nk; j++)
+		head = head sprintf(" %s_med %s_min %s_max", ks[j], ks[j], ks[j])
+	print head > dat
+	print head > fdat
 	for (j = 1; j <= nk; j++)
 		for (c = 1; c <= ncells; c++) {
 			split(cells[c], sw, SUBSEP); shape = sw[1]; w = sw[2]; m = unit[w]
-			n = load(ks[j] SUBSEP shape SUBSEP w SUBSEP m, a)
-			if (n == 0)
+			key = ks[j] SUBSEP cells[c] SUBSEP
+			if (n = load(key "runs_per_packet", a))
+				printf "%s,%s,%s,%d,%.3f,%.3f,%.3f\n", ks[j], shape, w, n,
+					q(a, n, 0.5), a[1], a[n] > runs
+			if (!(n = load(key m, a)))
 				continue
 			md = q(a, n, 0.5)
-			key = ks[j] SUBSEP shape SUBSEP w SUBSEP
-			no = load(key "ns_other", o)
 			printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.1f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", ks[j], shape, w, m, n,
 				md, a[1], a[n], (md > 0 ? 100 * (a[n] - a[1]) / md : 0),
-				med(key "ns_per_transaction"), med(key "ns_per_packet"),
-				(no ? sprintf("%.0f", q(o, no, 0.5)) : "-"),
-				(no ? sprintf("%.0f", o[1]) : "-"), maxof(key "ns_other"),
-				maxof(key "irqs_virtio"), maxof(key "irqs_serial"),
-				perpkt_spread(key "ns_per_packet"),
+				stat(key "ns_per_transaction", 0.5, "%.1f"), stat(key "ns_per_packet", 0.5, "%.1f"),
+				stat(key "ns_other", 0.5, "%.0f"), stat(key "ns_other", 0, "%.0f"),
+				stat(key "ns_other", 1, "%.0f"), stat(key "irqs_virtio", 1, "%.0f"),
+				stat(key "irqs_serial", 1, "%.0f"), spread(key "ns_per_packet"),
 				bytes_per_packet(ks[j], shape, w) > cellf
 		}
 	for (c = 1; c <= ncells; c++) {
 		split(cells[c], sw, SUBSEP); shape = sw[1]; w = sw[2]; m = unit[w]
-		fast = shape ~ /^fast/
 		pl[c] = "\"" shape "\""
-		if (fast)
+		# The fast paths also in per cent of stock: the scale of a fast-path cost.
+		if (shape ~ /^fast/)
 			pf[c] = pl[c]
-		ns = load(ks[1] SUBSEP shape SUBSEP w SUBSEP m, sa)
+		ns = load(ks[1] SUBSEP cells[c] SUBSEP m, sa)
 		for (j = 2; j <= nk; j++) {
 			k = ks[j]; n = 0; delete r
 			for (round = 1; round <= nrounds; round++)
 				if ((round, k, shape, w) in val && (round, ks[1], shape, w) in val &&
 				    val[round, ks[1], shape, w] > 0)
 					r[++n] = val[round, k, shape, w] / val[round, ks[1], shape, w]
-			if (n == 0) {
-				pl[c] = pl[c] " - - -"
-				if (fast)
-					pf[c] = pf[c] " - - -"
-				continue
-			}
 			sort(r, n)
-			nv = load(k SUBSEP shape SUBSEP w SUBSEP m, kv)
-			printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.5f,%.5f,%.5f,%.5f,%.5f\n", k, shape, w, m, n,
-				q(sa, ns, 0.5), q(kv, nv, 0.5), q(r, n, 0.5), r[1], q(r, n, 0.25),
-				q(r, n, 0.75), r[n] > ratios
-			pl[c] = pl[c] sprintf(" %.5f %.5f %.5f", q(r, n, 0.5), r[1], r[n])
-			# The fast path in per cent of stock: the scale of a fast-path cost.
-			if (fast)
-				pf[c] = pf[c] sprintf(" %.4f %.4f %.4f", 100 * (q(r, n, 0.5) - 1),
-					100 * (r[1] - 1), 100 * (r[n] - 1))
+			if (n) {
+				nv = load(k SUBSEP cells[c] SUBSEP m, kv)
+				printf "%s,%s,%s,%s,%d,%.1f,%.1f,%.5f,%.5f,%.5f,%.5f,%.5f\n", k, shape, w, m, n,
+					q(sa, ns, 0.5), q(kv, nv, 0.5), q(r, n, 0.5), r[1], q(r, n, 0.25),
+					q(r, n, 0.75), r[n] > ratios
+			}
+			pl[c] = pl[c] (n ? sprintf(" %.5f %.5f %.5f", q(r, n, 0.5), r[1], r[n]) : " - - -")
+			if (c in pf)
+				pf[c] = pf[c] (n ? sprintf(" %.4f %.4f %.4f", 100 * (q(r, n, 0.5) - 1),
+					100 * (r[1] - 1), 100 * (r[n] - 1)) : " - - -")
 		}
 	}
 	# The plot files: a block per workload (the plot groups the shapes
 	# under it), headed "# workload W", two blank lines between blocks.
 	for (i = 1; i <= nw; i++) {
-		w = wls[i]; nd = 0; nf = 0
+		nd = nf = 0
 		for (c = 1; c <= ncells; c++) {
-			split(cells[c], sw, SUBSEP)
-			if (sw[2] != w)
+			if (substr(cells[c], index(cells[c], SUBSEP) + 1) != wls[i])
 				continue
 			if (!nd++)
-				printf "%s# workload %s\n", (i > 1 ? "\n\n" : ""), w > dat
+				printf "%s# workload %s\n", (i > 1 ? "\n\n" : ""), wls[i] > dat
 			print pl[c] > dat
 			if (!(c in pf))
 				continue
 			if (!nf++)
-				printf "%s# workload %s\n", (fblocks++ ? "\n\n" : ""), w > fdat
+				printf "%s# workload %s\n", (fblocks++ ? "\n\n" : ""), wls[i] > fdat
 			print pf[c] > fdat
 		}
 	}
-	for (j = 1; j <= nk; j++)
-		for (c = 1; c <= ncells; c++) {
-			split(cells[c], sw, SUBSEP)
-			n = load(ks[j] SUBSEP sw[1] SUBSEP sw[2] SUBSEP "runs_per_packet", a)
-			if (n > 0)
-				printf "%s,%s,%s,%d,%.3f,%.3f,%.3f\n", ks[j], sw[1], sw[2], n,
-					q(a, n, 0.5), a[1], a[n] > runs
-		}
 }' "$raw"
 [ "$(wc -l < "$dir/ratios.csv")" -gt 1 ] ||
 	die "no ratio against $(info kernels | cut -d' ' -f1) in $raw: no round has both kernels' figures"

@@ -4,7 +4,7 @@
 # docs/benchmark.md is its manual).
 #
 #   make bench             stock, seed, fix and the two other designs
-#                          (fix+fix-keep-mark, fix+fix-mirred-only) in
+#                          (fix-keep-mark, fix-mirred-only) in
 #                          qemu: rr, stream and nodelay (32-byte messages, sends)
 #                          on the fast path, with an egress hook elsewhere,
 #                          with 5 and with 100 egress filters; under icount
