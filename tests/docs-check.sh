@@ -1,22 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The documentation agrees with the code and with what the runners check:
-# - every generated table (README.md, docs/*.md) equals what make docs
-#   makes of its source (scripts/docs.sh --check), and every comment that
-#   opens or closes a generated table is one scripts/docs.awk reads (a
-#   misspelt marker would leave its table unchecked);
-# - that check fails on a table edited by hand (a stale copy);
-# - README's scenario table and docs/grid.md's table of points have a row
-#   for each test of tse_table.h (scripts/scenarios.sh), and no other;
-# - every FILE:LINE a doc cites (tse_result.c:42, vm/lib.sh:12, a range
-#   FILE:LINE-LINE) names one file of the repository (its path, or the
-#   end of one path only) and a line that file has;
-# - every make target a doc names is a rule of the Makefile (with mk/*.mk
-#   and vm/vm.mk): `make TARGET ...` in code, and the "make targets"
-#   column of a table. A make run elsewhere (-C DIR, -f FILE), a file
-#   (a name with / or .) and a PLACEHOLDER are not ours to check; the
-#   kernel tree's own targets that docs name are KERNEL_TARGETS below.
+# The documentation agrees with the code and with what the runners check
+# (docs/README.md says what it checks and what it leaves alone):
 #
 #   tests/docs-check.sh            all of it, on README.md and docs/*.md
 #   tests/docs-check.sh FILE...    the citations, targets and markers of
