@@ -628,33 +628,30 @@ wait_clean_of()
 	done
 }
 
+# leaked WHAT THE-WHAT THING: the leftover check fails while THING, held by
+# LEAK, is there, and passes once LEAK is killed and THING has gone.
+leaked()
+{
+	expect fail "leftover check, $1 left behind" clean_of "$ST/before" "$3"
+	end_leak
+	expect pass "leftover check, $2 gone" wait_clean_of "$ST/before" "$3"
+}
+
 # The leftover check: a snapshot before, leftovers after. What it finds
 # must be what "ip netns" and the names of links cannot show.
 st_leftovers()
 {
-	local thing
-
 	need_root "leftover checks" || return
 	expect fail "leftover check, no snapshot to compare with" wait_no_leftovers "$ST/nosuch"
 	snapshot "$ST/before" || { fail "self-test: cannot take a snapshot"; return; }
 	if hold_netns LEAK; then
-		thing="netns $(readlink "/proc/$LEAK/ns/net")"
-		expect fail "leftover check, a namespace with no name left behind" \
-			clean_of "$ST/before" "$thing"
-		end_leak
-		expect pass "leftover check, the namespace gone" \
-			wait_clean_of "$ST/before" "$thing"
+		leaked "a namespace with no name" "the namespace" "netns $(readlink "/proc/$LEAK/ns/net")"
 	else
 		fail "self-test: could not make a namespace to leak"
 	fi
 	end_leak
 	if leak_bpf_prog; then
-		thing=$(sed -n 's/^loaded //p' "$ST/bpf-loaded")
-		expect fail "leftover check, a pinned BPF program left behind" \
-			clean_of "$ST/before" "$thing"
-		end_leak
-		expect pass "leftover check, the BPF program gone" \
-			wait_clean_of "$ST/before" "$thing"
+		leaked "a pinned BPF program" "the BPF program" "$(sed -n 's/^loaded //p' "$ST/bpf-loaded")"
 	else
 		fail "self-test: could not load a BPF program to leak: $(cat "$ST/bpf-loaded")"
 	fi
@@ -1041,19 +1038,19 @@ host_check()
 # plan, exit 0: every check that reads the run must fail.
 st_host_checks()
 {
-	local SUITE=$ST/suite t
+	local SUITE=$ST/suite t checks="t_lists_every_test t_exit_code_matches_tap t_controls_pass
+		t_failures_diagnosed t_skips_say_why"
 
 	export SUITE
 	fake_suite
 	harness_list tc_skip_egress ipv4 egress_mirred "" ipv6 ingress_mirred >"$ST/list"
 	mkdir -p "$ST/host"
+	echo 0 >"$ST/host/rc"
+	echo 0.1 >"$ST/host/seconds"
 	echo 1..4 >"$ST/tap"
 	"$SUITE" >"$ST/host/tap" 2>&1
-	echo 0 >"$ST/host/rc"
 	tap_verdicts <"$ST/host/tap" >"$ST/host/verdicts"
-	echo 0.1 >"$ST/host/seconds"
-	for t in t_lists_every_test t_exit_code_matches_tap t_controls_pass \
-		 t_failures_diagnosed t_skips_say_why; do
+	for t in $checks; do
 		expect_check_fails "host check $t, a suite that lists 4 tests and prints only 1..4" \
 			host_check "$ST/host" "$t"
 	done
@@ -1062,8 +1059,7 @@ st_host_checks()
 		'ok 4 tc_skip_egress.ipv6.ingress_mirred' >"$ST/tap"
 	"$SUITE" >"$ST/host/tap" 2>&1
 	tap_verdicts <"$ST/host/tap" >"$ST/host/verdicts"
-	for t in t_lists_every_test t_exit_code_matches_tap t_controls_pass \
-		 t_failures_diagnosed t_skips_say_why; do
+	for t in $checks; do
 		expect pass "host check $t, the same suite's whole run" host_check "$ST/host" "$t"
 	done
 	export -n SUITE
