@@ -11,11 +11,7 @@ BENCH_TOOLS := $(BENCH_BUILD)/rr $(BENCH_BUILD)/runcnt $(BENCH_BUILD)/count.bpf.
 
 bench-tools: kdir $(BENCH_TOOLS)
 
-$(BENCH_BUILD)/rr: bench/rr.c
-	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -o $@ $<
-
-$(BENCH_BUILD)/runcnt: bench/runcnt.c
+$(BENCH_BUILD)/%: bench/%.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -o $@ $<
 
