@@ -47,17 +47,15 @@ default_kernels()
 	done
 }
 
-# Build (or find cached) every image into image[KERNEL]; a mutant is built
-# on the base its "# base:" line names.
+# Build (or find cached) every image into image[KERNEL]; build-kernel.sh
+# builds a mutant on the base its "# base:" line names.
 build_images()
 {
-	local k args
+	local k
 
 	for k in "${kernels[@]}"; do
 		echo "bench: kernel $k: building (cached if built before)" >&2
-		args=("$k")
-		[ -f "$VM_DIR/mutants/$k.patch" ] && args=("$(vm_mutant_base "$k")" "$k")
-		image[$k]=$("$ROOT/vm/build-kernel.sh" "${args[@]}") ||
+		image[$k]=$("$ROOT/vm/build-kernel.sh" "$k") ||
 			die "kernel $k did not build"
 	done
 }

@@ -1,29 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The seed's benchmark, reproduced side by side in VMs (bench/;
-# docs/benchmark.md is its manual).
-#
-#   make bench             stock, seed, fix and the two other designs
-#                          (fix-keep-mark, fix-mirred-only) in
-#                          qemu: rr, stream and nodelay (32-byte messages, sends)
-#                          on the fast path, with an egress hook elsewhere,
-#                          with 5 and with 100 egress filters; under icount
-#                          (the default without KVM) 3 rounds of 2 s of
-#                          guest time; writes bench/results/ (CSV, markdown,
-#                          PNG); then the suite's own cost
-#   make bench-check       the fast-path gate: one icount round of stock and
-#                          fix (BENCH_CHECK_KERNEL), TCP_RR on the fast
-#                          path and with 5 filters; fails on a fast-path cost over 0.1 %,
-#                          on classifier runs per packet other than 2
-#                          (stock) and 1 (fix), on a missing cell
-#   make bench-smoke       the same as bench, 1 round of 1 s runs, into
-#                          $(BUILD)/bench/smoke
-#   make bench-suite-cost  only the suite's own cost: host run per test,
-#                          VM matrix warm
-#
-# BENCH_CLOCK (icount, tcg, kvm), BENCH_ROUNDS, BENCH_SECONDS, BENCH_KERNELS,
-# BENCH_SHAPES, BENCH_WORKLOADS and BENCH_JOBS override the defaults.
-# Included by the top-level Makefile, which defines BUILD, KDIR and kdir.
+# The seed's benchmark in VMs (bench/): make bench, bench-check,
+# bench-smoke, bench-suite-cost. docs/benchmark.md is its manual (targets,
+# BENCH_* overrides). Included by the top-level Makefile (BUILD, KDIR, kdir).
 
 BENCH_BUILD := $(BUILD)/bench
 BENCH_TOOLS := $(BENCH_BUILD)/rr $(BENCH_BUILD)/runcnt $(BENCH_BUILD)/count.bpf.o
@@ -32,11 +11,7 @@ BENCH_TOOLS := $(BENCH_BUILD)/rr $(BENCH_BUILD)/runcnt $(BENCH_BUILD)/count.bpf.
 
 bench-tools: kdir $(BENCH_TOOLS)
 
-$(BENCH_BUILD)/rr: bench/rr.c
-	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -o $@ $<
-
-$(BENCH_BUILD)/runcnt: bench/runcnt.c
+$(BENCH_BUILD)/%: bench/%.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -o $@ $<
 

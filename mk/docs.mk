@@ -1,11 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The tables of verdicts in README.md and docs/ are generated from
-# vm/expected-matrix*.txt and vm/peers-expected.txt (scripts/docs.sh).
-#
-#   make docs         rewrite them after a source changed
-#   make docs-check   does every generated table equal its source? (also
-#                     run by make check, tests/docs-check.sh)
+# make docs rewrites the generated tables of README.md and docs/
+# (scripts/docs.sh); make docs-check checks them and the docs' references
+# (tests/docs-check.sh, also run by make check). See docs/README.md.
 
 .PHONY: docs docs-check
 

@@ -2,20 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The tree's own BPF selftests build, no custom runner: test_progs with
-# tc_redirect_ifb in it, as BPF CI builds it (see docs/full-build.md).
+# tc_redirect_ifb in it, as BPF CI builds it (docs/full-build.md says what
+# it needs and why, and the tree's defects it works around).
 #
 #   mk/full-build.sh [-j N]
 #
-# Needs clang-19/llvm-19/lld-19 and pahole (installed when missing) and
-# Debian's 6.12.117 kernel packages (vm/distro.sh fetch): the image gives
-# VMLINUX_BTF, a 6.12.117 BTF that matches the tree's programs; the
-# headers package is the KDIR that bpf_testmod.ko and friends are built
-# against. The build works on its own copy of the tree (FULL_DIR, default
-# build/bpf-full/linux-source-6.12, with `make overlay` applied) and
-# writes to FULL_DIR/out, so build/linux-source-6.12 and its users are left
-# alone. It runs under nice: it keeps both cores busy for a long time.
-# Prints the path of the built test_progs on stdout.
-
+# Builds in FULL_DIR (build/bpf-full); prints the path of the built
+# test_progs on stdout.
+#
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +31,7 @@ install_tools()
 	for t in "${LLVM_TOOLS[@]}"; do
 		command -v "$t" >/dev/null && continue
 		log "installing clang-19 llvm-19 lld-19 pahole"
-		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 			-o DPkg::Lock::Timeout=600 clang-19 llvm-19 lld-19 pahole >/dev/null ||
 			die "apt-get install clang-19 llvm-19 lld-19 pahole failed"
 		return
@@ -130,7 +124,7 @@ main()
 	while getopts j:h opt; do
 		case $opt in
 		j)	jobs=$OPTARG ;;
-		*)	sed -n '/^#   mk/p' "$0" | sed 's/^# *//' >&2; exit 2 ;;
+		*)	usage ;;
 		esac
 	done
 	install_tools

@@ -1,16 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run both front ends of tc_skip_egress on the running kernel and compare
-# their verdicts, diagnosis words included: each test_progs subtest
-# tc_redirect_ifb/<scenario>_<ipv> must say what the kselftest test of
-# row <scenario>.<ipv> says. Both TAPs are read by vm/tap2cells.awk (the
-# matrix's own reader, with vm/rows.awk's names); exits non-zero on any
-# difference, naming it, and when either front end gave no verdicts or a
-# TAP that is not whole (vm/tap-plan.awk: cut off, or bailed out).
-#
-# Needs root. Binaries: $BUILD/test_progs/test_progs (make test_progs)
-# and $BUILD/net/tc_skip_egress/tc_skip_egress (make suite).
+# make check-test_progs: both front ends on the running kernel, their
+# verdicts compared, diagnosis words included (docs/test_progs.md). Needs
+# root, make suite and make test_progs.
 
 # No -e: each front end's status and output are taken and judged.
 set -uo pipefail

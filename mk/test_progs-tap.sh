@@ -2,27 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run the test_progs front end and print its verdicts the way the kselftest
-# harness does (TAP with "# diagnosis:" lines), so that vm/vmtest.sh can
-# put test_progs in the same matrix, checked against the same expected
-# verdicts:  mk/test_progs-tap.sh [-t egress_mirred.ipv4]...
-#
-# The rows are those given with -t, else those the kselftest binary lists
-# (-l, read by vm/list2rows.awk): one list of scenarios for both front
-# ends. Row egress_mirred.ipv4 is subtest tc_redirect_ifb/egress_mirred_ipv4.
-#
-# Verdicts come from test_progs' JSON summary (-J), not from its text. In
-# 6.12 the summary names only the failed subtests (with their logs) and
-# counts the others; when the counts leave a row open (a skip, or fewer
-# subtests than rows), each open row is run again on its own.
-#
-# test_progs' exit code must agree with its summary: 0, or 1 with a
-# failure the summary names. A crash (139), any other code, or a 1 the
-# summary does not explain is no verdict (exit 2, nothing on stdout). A
-# failure of the test outside any subtest (its setup, say) is a result
-# line of its own, "not ok N tc_redirect_ifb", after the rows: no
-# row's pass can stand for it, and the matrix names it as a row no
-# expected matrix has.
-#
+# harness does (TAP with "# diagnosis:" lines), for vm/vmtest.sh's matrix:
+#   mk/test_progs-tap.sh [-t egress_mirred.ipv4]...
+# Rows and refusals: docs/test_progs.md, docs/checkers.md. Verdicts come
+# from test_progs' JSON summary (-J), not from its text. In 6.12 the
+# summary names only the failed subtests (with their logs) and counts the
+# others; when the counts leave a row open, it is run again on its own.
 # Exit: 0 every row passed or skipped, 1 a subtest or the test failed, 2 a
 # row got no verdict (nothing ran, no JSON, test_progs crashed), or bad
 # usage.

@@ -1,18 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# test_progs front end of tc_skip_egress: a minimal test_progs runner
-# holding one test, tc_redirect_ifb (bpf/prog_tests/tc_redirect_ifb.c).
-#
-#   make test_progs         build $(BUILD)/test_progs/test_progs
-#   make check-test_progs   compare its verdicts with the kselftest binary's
-#
-# The runner is built from $(KDIR)'s own BPF selftest sources (test_progs.c
-# and its helpers); only prog_tests/tests.h is generated, with our test
-# alone in it. Our test and the scenario library (net/tc_skip_egress's
-# tse_*.c, one object each, as bpf/Makefile builds them with the overlay's
-# edit) are compiled from the overlaid copy in $(KDIR), with the skeleton
-# that "make suite" generated in $(TP_SKEL_DIR). Included by the top-level
-# Makefile, which defines KDIR, BUILD and suite.
+# make test_progs: a minimal test_progs runner holding tc_redirect_ifb, from
+# $(KDIR)'s own BPF selftest sources; make check-test_progs: its verdicts
+# against the kselftest binary's (docs/test_progs.md). Included by the
+# top-level Makefile, which defines KDIR, BUILD and suite.
 
 TP_OUT := $(BUILD)/test_progs
 TP_BIN := $(TP_OUT)/test_progs

@@ -6,19 +6,11 @@
 #   scripts/deps.sh [--vm] [--bench] [--peers] [--series] [--full-build]
 #
 # Without a flag: the suite's own packages, all that make run_tests needs.
-# Each flag adds a group, for the targets that need more (the top-level
-# Makefile's deps-vm, deps-bench, deps-peers, deps-series and
-# deps-full-build):
-#   --vm          kernels built and booted in qemu: make vmtest,
-#                 vmtest-mutants, vmtest-lts, check-lts, vmtest-distro,
-#                 bisect-demo, series-check, bench*, peers, and the VM
-#                 parts of make check and make stress
-#   --bench       make bench*, and make check's bench gate
-#   --peers       make peers: what the tree's own tc selftests run in VMs
-#   --series      make series: git format-patch
-#   --full-build  make full-build, and make peers' test_progs
-# DEPS_DRY_RUN=1 prints the groups' packages and the missing ones, and
-# installs nothing.
+# Each flag adds the group of the top-level Makefile's deps-vm, deps-bench,
+# deps-peers, deps-series or deps-full-build, on which the targets that
+# need it depend. DEPS_DRY_RUN=1 prints the groups' packages and the
+# missing ones, and installs nothing.
+#
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -43,12 +35,6 @@ SERIES=(git)
 # mk/full-build.sh: the BPF selftests' sign-file links libcrypto. The script
 # installs clang-19, llvm-19, lld-19 and pahole itself.
 FULL_BUILD=(libssl-dev)
-
-usage()
-{
-	sed -n '/^#   scripts/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
 
 main()
 {

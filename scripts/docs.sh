@@ -1,15 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The tables of verdicts in README.md and docs/*.md are generated from the
-# files the runners compare against (vm/expected-matrix*.txt,
-# vm/peers-expected.txt), between marker comments (scripts/docs.awk).
+# make docs: rewrite the generated tables of README.md and docs/*.md from
+# their sources (scripts/docs.awk, docs/README.md).
 #
-#   scripts/docs.sh             rewrite them (make docs)
-#   scripts/docs.sh --check     print how each differs from its source and
-#                               exit 1 if one does (make check)
-#   scripts/docs.sh [--check] FILE...   only these files
+#   scripts/docs.sh [--check] [FILE...]
 #
+# --check prints how each differs from its source and exits 1 if one does
+# (make check); FILE... only these files, else README.md and docs/*.md.
 # Exits 2 on a bad marker or source.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -1,10 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The suite's tests, one name a line, in the order of the scenario table
-# both front ends run (tse_table.h: TSE_GRID and TSE_ROW lines). For what
-# lists them without building the suite: the series' commit message, the
-# docs check, the expected matrices' rows.
+# The suite's tests, one name a line, in tse_table.h's order (its TSE_GRID
+# and TSE_ROW lines), without building the suite: for the series' commit
+# message, the docs check and the expected matrices' rows.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -1,27 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The edits a kernel tree needs outside the suite's own files, for
-# `make overlay` and for the patch series. Each edit checks first, so
-# running this twice changes nothing the second time.
-#
-# 1. tools/testing/selftests/net/Makefile lists the suite's program,
-#    tc_skip_egress/tc_skip_egress, and builds it with the suite's own
-#    Makefile and net's libbpf (bpf.mk): TARGETS=net, and a plain
-#    `make -C tools/testing/selftests`, build, install and run it. It is
-#    not a target of its own in the top-level Makefile (net/forwarding,
-#    net/mptcp, ... are, but a command-line TARGETS=net leaves those out),
-#    so it runs once; TARGETS=net/tc_skip_egress still runs it alone.
-# 2. tools/testing/selftests/bpf/Makefile builds the scenario library
-#    (net/tc_skip_egress/tse_*.c) into test_progs, as it builds
-#    network_helpers.c: TRUNNER_EXTRA_SOURCES, found through vpath, each
-#    object after the skeleton tc_redirect_ifb's programs give.
-# 3. tools/testing/selftests/bpf/config: BPF CI builds its kernels from
-#    bpf/config (plus config.<arch> and config.vm), where ifb, mirred,
-#    u32, prio, htb and tbf are missing; tc_redirect_ifb needs them.
-#    Without them every subtest would SKIP: a green run that tested
-#    nothing.
-# 4. tools/testing/selftests/net/config: the options of the suite's own
-#    config that net/config lacks (TARGETS=net users build from it).
+# scripts/tree-edits.sh KDIR: the edits a kernel tree needs outside the
+# suite's own files, for `make overlay` and the patch series: the suite
+# listed in net/Makefile, its library in bpf/Makefile's test_progs, its
+# options in bpf/config and net/config (docs/kernel-tree.md says which and
+# why). Each edit checks first: a second run changes nothing.
 set -euo pipefail
 
 KDIR=${1:?usage: $0 KDIR}

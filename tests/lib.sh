@@ -80,15 +80,17 @@ within_limit()
 		awk -v s="$1" -v l="$2" 'BEGIN { exit !(s + 0 < l + 0) }'
 }
 
-# Every network namespace on the host, however it is held: a process in
-# it, a file descriptor on it, or a bind mount of it (in any mount
-# namespace). A namespace with no name in "ip netns" is still here.
-netns_in_use()
+# "hold netns KEY PID" for every holder of a network namespace (KEY its
+# net:[inode]): a process in it, with a descriptor on it, or with a bind
+# mount of it in its mount namespace. A namespace with no name in "ip
+# netns" is still here.
+netns_holders()
 {
 	find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
-		-printf '%l\n' 2>/dev/null
-	cat /proc/[0-9]*/mountinfo 2>/dev/null |
-		awk '$4 ~ /^net:/ && / - nsfs / { print $4 }'
+		-printf 'hold netns %l %h\n' 2>/dev/null |
+		awk '{ split($4, p, "/"); print $1, $2, $3, p[3] }'
+	grep -H ' - nsfs ' /proc/[0-9]*/mountinfo 2>/dev/null |
+		awk '$4 ~ /^net:/ { split($1, p, "/"); print "hold netns", $4, p[3] }'
 }
 
 # The BPF objects that bpftool makes to answer "show" (its pid_iter
@@ -108,7 +110,7 @@ system_state()
 {
 	local what out links objs
 
-	netns_in_use | sort -u | sed 's/^/netns /'
+	netns_holders | cut -d' ' -f2,3 | sort -u
 	links=$(ip -o link show) || { echo "cannot list devices: ip -o link show failed" >&2; return 1; }
 	# A tunnel module that a probe loads (ipip, ip6_tunnel on a modular
 	# kernel) makes its fallback device in every namespace, this one
@@ -167,19 +169,14 @@ leftovers()
 	comm -13 "$1" - <<<"$(sort <<<"$now")"
 }
 
-# "hold KIND KEY PID" for every holder of a network namespace (KEY its
-# net:[inode]; a process in it, with a descriptor on it, or with a bind
-# mount of it in its mount namespace) and of a BPF program, map or link
-# (KEY its id; a process with a descriptor on it: bpftool's "pids").
+# "hold KIND KEY PID" for every holder of a network namespace and of a
+# BPF program, map or link (KEY its id; a process with a descriptor on
+# it: bpftool's "pids").
 holders()
 {
 	local what
 
-	find /proc/[0-9]*/ns /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
-		-printf 'hold netns %l %h\n' 2>/dev/null |
-		awk '{ split($4, p, "/"); print $1, $2, $3, p[3] }'
-	grep -H ' - nsfs ' /proc/[0-9]*/mountinfo 2>/dev/null |
-		awk '$4 ~ /^net:/ { split($1, p, "/"); print "hold netns", $4, p[3] }'
+	netns_holders
 	[ -x "$BPFTOOL" ] || return 0
 	for what in prog map link; do
 		"$BPFTOOL" -j "$what" show 2>/dev/null |
@@ -245,14 +242,10 @@ attribute_leftovers()
 # Namespaces and BPF objects die asynchronously after the last reference
 # goes: wait for the leftovers to go, bounded ($LEFTOVER_WAIT s, 10);
 # print what stays, with who holds it. One look takes about a second here
-# (bpftool), hence a deadline.
-#
-# On a shared machine others' runs come and go meanwhile. What counts is
-# ours (attribute_leftovers: held by this script's session or by the
-# sessions SID... given after FILE; a BPF object also when nothing holds
-# it) and there at every look since the first: others' objects that come
-# and go, those only their processes hold, and namespaces on their way
-# out are not a run of ours left behind.
+# (bpftool), hence a deadline. What counts is ours (attribute_leftovers,
+# the sessions SID... given after FILE counted as this script's) and there
+# at every look since the first: on a shared machine others' runs come and
+# go meanwhile (docs/stress.md).
 wait_no_leftovers()
 {
 	local snap=$1 end left sids kept now

@@ -1,12 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The project's own tests (make check). They do not assume how the running
-# kernel treats re-injected packets: that is the suite's job. They check
-# that the suite builds, lists every test with a verdict, explains each
-# failure, passes its controls, cleans up, and tells kernels apart; and
-# that these checks fail when fed broken input (tests/selftest.sh).
-# Each check decides from what it was asked to check: a TAP that is not
-# whole (vm/tap-plan.awk), or rows it lacks, fail it; silence passes none.
+# The project's own tests (make check; docs/checkers.md): the suite builds,
+# lists every test with a verdict, explains each failure, passes its
+# controls, cleans up and tells kernels apart; and these checks fail when
+# fed broken input (tests/selftest.sh). They do not assume how the running
+# kernel treats re-injected packets: that is the suite's job.
 # CHECK_VM=0 leaves out the VM part (kernel builds and qemu boots);
 # CHECK_STRESS=0 the light stress run (tests/stress.sh, see t_stress).
 # CHECK_BENCH=0 the fast-path gate (make bench-check, in the VM part);

@@ -29,6 +29,37 @@ expect()
 	fi
 }
 
+# cases CMD...: one expect per line "WANT|WHAT|ARG|..." of stdin: CMD...
+# with the ARGs (given WHAT) must WANT (pass or fail). The commands read
+# no line of the table.
+cases()
+{
+	local line
+	local -a a
+
+	while IFS= read -r -u 3 line; do
+		IFS='|' read -ra a <<<"$line"
+		expect "${a[0]}" "${a[1]}" "$@" "${a[@]:2}"
+	done 3<&0 </dev/null
+}
+
+# stand_in FILE [LINE]...: an executable bash script of the LINEs (of
+# stdin when none).
+stand_in()
+{
+	local f=$1
+
+	shift
+	mkdir -p "${f%/*}"
+	if [ $# -gt 0 ]; then
+		printf '%s\n' '#!/bin/bash' "$@"
+	else
+		echo '#!/bin/bash'
+		cat
+	fi >"$f"
+	chmod +x "$f"
+}
+
 # Run a command in a subshell that holds vm/vmtest.sh's functions, with
 # its results and expectations in the scratch folder.
 in_vmtest()
@@ -41,13 +72,17 @@ in_vmtest()
 	)
 }
 
-# A column's NAME.cells and NAME.fill, as run_column leaves them: cells
-# from stdin, FILL as vm_fill gives it.
+# A column's NAME.cells and NAME.fill, as run_column leaves them: FILL as
+# vm_fill gives it, a cell per ROW CELL pair.
 fake_column()
 {
+	local name=$1
+
 	mkdir -p "$ST/vm"
-	cat >"$ST/vm/$1.cells"
-	echo "$2" >"$ST/vm/$1.fill"
+	echo "$2" >"$ST/vm/$name.fill"
+	shift 2
+	: >"$ST/vm/$name.cells"
+	[ $# -eq 0 ] || printf '%s %s\n' "$@" >"$ST/vm/$name.cells"
 }
 
 # The matrix of columns "$@" from their cells, then the verdict on it.
@@ -70,12 +105,7 @@ st_rows()
 # A stand-in for the suite binary: -l prints the listing in $ST/list.
 fake_suite()
 {
-	cat >"$ST/suite" <<-EOF
-	#!/bin/bash
-	[ "\$1" = -l ] && cat "$ST/list" >&2 && exit 4
-	cat "$ST/tap"
-	EOF
-	chmod +x "$ST/suite"
+	stand_in "$ST/suite" "[ \"\$1\" = -l ] && cat \"$ST/list\" >&2 && exit 4" "cat \"$ST/tap\""
 }
 
 # The harness's -l layout: "%-20s %-25s %s" of fixture, variant, test.
@@ -86,11 +116,15 @@ harness_list()
 	printf '%-20s %-25s %s\n' "$@"
 }
 
-# The check of run.sh's t_lists_every_test, on $ST/verdicts.
+# The check of run.sh's t_lists_every_test, on $ST/verdicts, the suite
+# listing FIXTURE VARIANT TEST... (nothing at all without).
 no_verdict_missing()
 {
 	local missing
 
+	if [ $# -gt 0 ]; then
+		harness_list "$@"
+	fi >"$ST/list"
 	missing=$(missing_verdicts "$ST/verdicts") && [ -z "$missing" ]
 }
 
@@ -100,18 +134,12 @@ st_expected_tests()
 
 	fake_suite
 	printf 'egress_mirred.ipv4 pass\negress_mirred.ipv6 fail:reclassified\n' >"$ST/verdicts"
-	harness_list egress_mirred ipv4 verdict "" ipv6 "" >"$ST/list"
-	expect pass "every listed test (one fixture per scenario) has a verdict" \
-		no_verdict_missing
-	harness_list tc_skip_egress ipv4 egress_mirred "" ipv6 "" >"$ST/list"
-	expect pass "every listed test (one fixture, a TEST_F per scenario) has a verdict" \
-		no_verdict_missing
-	harness_list tc_skip_egress ipv4 egress_mirred "" ipv6 peer_ingress_once >"$ST/list"
-	expect fail "a listed test without a verdict" \
-		no_verdict_missing
-	: >"$ST/list"
-	expect fail "a suite that lists no tests" \
-		no_verdict_missing
+	cases no_verdict_missing <<-'EOF'
+	pass|every listed test (one fixture per scenario) has a verdict|egress_mirred|ipv4|verdict||ipv6|
+	pass|every listed test (one fixture, a TEST_F per scenario) has a verdict|tc_skip_egress|ipv4|egress_mirred||ipv6|
+	fail|a listed test without a verdict|tc_skip_egress|ipv4|egress_mirred||ipv6|peer_ingress_once
+	fail|a suite that lists no tests
+	EOF
 }
 
 st_repeat_and_time()
@@ -120,20 +148,31 @@ st_repeat_and_time()
 	: >"$ST/empty2"
 	echo "egress_mirred.ipv4 pass" >"$ST/v1"
 	echo "egress_mirred.ipv4 fail:reclassified" >"$ST/v2"
-	expect fail "repeat check, two empty verdict lists" same_verdicts "$ST/empty1" "$ST/empty2"
-	expect fail "repeat check, a missing verdict list" same_verdicts "$ST/v1" "$ST/nosuch"
-	expect fail "repeat check, different verdicts" same_verdicts "$ST/v1" "$ST/v2"
-	expect pass "repeat check, the same verdicts" same_verdicts "$ST/v1" "$ST/v1"
-	expect fail "bounded-time check, an empty time" within_limit "" 60
-	expect fail "bounded-time check, a time that is no number" within_limit "took" 60
-	expect fail "bounded-time check, a time over the limit" within_limit 61.5 60
-	expect pass "bounded-time check, a time within the limit" within_limit 2.2 15
+	cases same_verdicts <<-EOF
+	fail|repeat check, two empty verdict lists|$ST/empty1|$ST/empty2
+	fail|repeat check, a missing verdict list|$ST/v1|$ST/nosuch
+	fail|repeat check, different verdicts|$ST/v1|$ST/v2
+	pass|repeat check, the same verdicts|$ST/v1|$ST/v1
+	EOF
+	cases within_limit <<-'EOF'
+	fail|bounded-time check, an empty time||60
+	fail|bounded-time check, a time that is no number|took|60
+	fail|bounded-time check, a time over the limit|61.5|60
+	pass|bounded-time check, a time within the limit|2.2|15
+	EOF
 }
 
-# controls_bad prints nothing when the controls hold.
+# controls_bad on the verdicts and the TAP in $ST ($1, $2) for release
+# $3 prints nothing when the controls hold.
 controls_hold()
 {
-	[ -z "$(controls_bad "$@")" ]
+	[ -z "$(controls_bad "$ST/$1" "$ST/$2" "$3")" ]
+}
+
+# vm/lib.sh's vm_kernel_line on the tree $ST/$1.
+kernel_line()
+{
+	bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/$1"
 }
 
 # vmtest-lts.sh on the tree at $ST/k: refused, with one line holding
@@ -160,44 +199,56 @@ st_controls()
 	printf 'ingress_mirred.ipv4 pass\ningress_bpf_redirect.ipv4 fail:looped\n' >"$ST/c-loop"
 	echo "# $unmarked" >"$ST/tap-unmarked"
 	echo "# $iif" >"$ST/tap-iif"
-	expect pass "controls on 6.12, both pass" controls_hold "$ST/c-pass" "$ST/tap-unmarked" 6.12.117
-	expect fail "controls on 6.12, ingress_bpf_redirect dropped by ifb" \
-		controls_hold "$ST/c-drop" "$ST/tap-unmarked" 6.12.117
-	expect pass "controls on 6.1, ingress_bpf_redirect dropped for the redirected mark" \
-		controls_hold "$ST/c-drop" "$ST/tap-unmarked" 6.1.0-41-amd64
-	expect pass "controls on 6.1 with the backport, both pass" \
-		controls_hold "$ST/c-pass" "$ST/tap-unmarked" 6.1.192
-	expect fail "controls on 6.1, dropped by ifb for skb_iif 0" \
-		controls_hold "$ST/c-drop" "$ST/tap-iif" 6.1.192
-	expect fail "controls on 6.1, ingress_bpf_redirect looped" \
-		controls_hold "$ST/c-loop" "$ST/tap-unmarked" 6.1.192
-	expect fail "controls on 6.1, ingress_mirred failed" \
-		controls_hold "$ST/c-mirred" "$ST/tap-unmarked" 6.1.192
-	expect fail "controls on a release that is no version" \
-		controls_hold "$ST/c-drop" "$ST/tap-unmarked" garbage
+	cases controls_hold <<-'EOF'
+	pass|controls on 6.12, both pass|c-pass|tap-unmarked|6.12.117
+	fail|controls on 6.12, ingress_bpf_redirect dropped by ifb|c-drop|tap-unmarked|6.12.117
+	pass|controls on 6.1, ingress_bpf_redirect dropped for the redirected mark|c-drop|tap-unmarked|6.1.0-41-amd64
+	pass|controls on 6.1 with the backport, both pass|c-pass|tap-unmarked|6.1.192
+	fail|controls on 6.1, dropped by ifb for skb_iif 0|c-drop|tap-iif|6.1.192
+	fail|controls on 6.1, ingress_bpf_redirect looped|c-loop|tap-unmarked|6.1.192
+	fail|controls on 6.1, ingress_mirred failed|c-mirred|tap-unmarked|6.1.192
+	fail|controls on a release that is no version|c-drop|tap-unmarked|garbage
+	EOF
 	mkdir -p "$ST/k"
 	printf 'VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 30\n' >"$ST/k/Makefile"
-	expect fail "the VM runner, a 6.6 KDIR" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/k"
+	expect fail "the VM runner, a 6.6 KDIR" kernel_line k
 	expect pass "vmtest-lts, a 6.6 KDIR_LTS is refused by that name" \
 		lts_refuses "KDIR_LTS=$ST/k is Linux 6.6.30"
 	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n' >"$ST/k/Makefile"
-	expect pass "the VM runner, a 6.1 KDIR" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/k"
-	expect fail "the VM runner, a KDIR with no Makefile" bash -c '. "$1/vm/lib.sh"; vm_kernel_line "$2"' - "$TOP" "$ST/nosuch"
+	expect pass "the VM runner, a 6.1 KDIR" kernel_line k
+	expect fail "the VM runner, a KDIR with no Makefile" kernel_line nosuch
+}
+
+# vm/compare.awk, the expected matrix $ST/$1 against the actual $ST/$2.
+compare_awk()
+{
+	awk -f "$TOP/vm/compare.awk" "$ST/$1" "$ST/$2"
 }
 
 st_compare()
 {
-	local cmp=$TOP/vm/compare.awk exp=$TOP/vm/expected-matrix.txt
-
+	cp "$TOP/vm/expected-matrix.txt" "$ST/exp"
 	: >"$ST/empty"
-	grep -v '^#' "$exp" | awk 'NF { print $1, $2 }' >"$ST/stock"
+	grep -v '^#' "$ST/exp" | awk 'NF { print $1, $2 }' >"$ST/stock"
 	sed '2s/ [^ ]*$/ pass-or-not/' "$ST/stock" >"$ST/stock-changed"
-	expect fail "compare.awk, an empty actual matrix" awk -f "$cmp" "$exp" "$ST/empty"
-	expect fail "compare.awk, a missing actual matrix" awk -f "$cmp" "$exp" "$ST/nosuch"
-	expect fail "compare.awk, an empty expected matrix" awk -f "$cmp" "$ST/empty" "$ST/stock"
-	expect fail "compare.awk, a header and no rows" awk -f "$cmp" "$exp" <(head -1 "$ST/stock")
-	expect fail "compare.awk, one cell changed" awk -f "$cmp" "$exp" "$ST/stock-changed"
-	expect pass "compare.awk, the expected stock column" awk -f "$cmp" "$exp" "$ST/stock"
+	head -1 "$ST/stock" >"$ST/head"
+	tail -n +2 "$ST/stock" >"$ST/nohead"
+	sed '1s/ .*/ Stock/' "$ST/stock" >"$ST/misnamed"
+	{
+		head -n 2 "$ST/stock-changed"
+		tail -n +2 "$ST/stock"
+	} >"$ST/twice"
+	cases compare_awk <<-'EOF'
+	fail|compare.awk, an empty actual matrix|exp|empty
+	fail|compare.awk, a missing actual matrix|exp|nosuch
+	fail|compare.awk, an empty expected matrix|empty|stock
+	fail|compare.awk, a header and no rows|exp|head
+	fail|compare.awk, one cell changed|exp|stock-changed
+	pass|compare.awk, the expected stock column|exp|stock
+	fail|compare.awk, a matrix with no header line|exp|nohead
+	fail|compare.awk, every column misnamed|exp|misnamed
+	fail|compare.awk, a row given twice, wrong first and right last|exp|twice
+	EOF
 }
 
 # The judge with -t ROW for each ROW of $1 (a list): the suite was asked
@@ -256,72 +307,70 @@ run_judged()
 	export -n FAKE_TAP FAKE_RC
 }
 
+# The mutant column ingress-noskip of FILL ($1) and ROW CELL pairs, judged
+# beside the stock column.
+mutant_judged()
+{
+	fake_column ingress-noskip "$@"
+	in_vmtest judge_columns stock ingress-noskip
+}
+
 st_vmtest_judge()
 {
+	local e=egress_mirred.ipv4 i=ingress_mirred.ipv4 r=fail:reclassified ROWS=
+
 	rm -rf "$ST/vm"
-	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
-		fake_column stock missing
-	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 fail:reclassified\n' |
-		fake_column ingress-noskip missing
+	fake_column stock missing $e $r $i pass
+	fake_column ingress-noskip missing $e $r $i $r
 	expect fail "vmtest, the expected matrix missing" in_vmtest judge_columns stock
-	printf 'test stock\negress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' \
-		>"$ST/vm/expected"
+	printf 'test stock\n%s %s\n%s pass\n' $e $r $i >"$ST/vm/expected"
 	expect pass "vmtest, a matrix as expected" in_vmtest judge_columns stock
 	expect pass "vmtest, a mutant killed" in_vmtest judge_columns stock ingress-noskip
-	: | fake_column stock missing
+	fake_column stock missing
 	expect fail "vmtest, a column with no verdicts" in_vmtest judge_columns stock
-	printf 'egress_mirred.ipv4 pass\ningress_mirred.ipv4 pass\n' | fake_column stock missing
+	fake_column stock missing $e pass $i pass
 	expect fail "vmtest, a cell that differs" in_vmtest judge_columns stock
-	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
-		fake_column stock missing
-	fake_column ingress-noskip missing <"$ST/vm/stock.cells"
-	expect fail "vmtest, a mutant that survived" in_vmtest judge_columns stock ingress-noskip
-	: | fake_column ingress-noskip fail:boot
-	expect fail "vmtest, a mutant that did not boot" in_vmtest judge_columns stock ingress-noskip
+	fake_column stock missing $e $r $i pass
+	expect fail "vmtest, a mutant that survived" mutant_judged missing $e $r $i pass
+	expect fail "vmtest, a mutant that did not boot" mutant_judged fail:boot
 	grep -q '^BROKEN mutant ingress-noskip: no verdict: .*fail:boot' "$ST/out" ||
 		fail "self-test: a mutant that did not boot is not reported BROKEN: $(cat "$ST/out")"
-	echo 'egress_mirred.ipv4 pass' | fake_column ingress-noskip fail:crash
-	expect fail "vmtest, a mutant that crashed half way" in_vmtest judge_columns stock ingress-noskip
-	echo 'egress_mirred.ipv4 pass' | fake_column ingress-noskip fail:timeout
-	expect fail "vmtest, a mutant that timed out half way" in_vmtest judge_columns stock ingress-noskip
-	echo 'egress_mirred.ipv4 pass' | fake_column ingress-noskip missing
-	expect fail "vmtest, a mutant with a row missing" in_vmtest judge_columns stock ingress-noskip
-	: | fake_column ingress-noskip fail:build
-	expect fail "vmtest, a mutant that did not build" in_vmtest judge_columns stock ingress-noskip
+	cases mutant_judged <<-EOF
+	fail|vmtest, a mutant that crashed half way|fail:crash|$e|pass
+	fail|vmtest, a mutant that timed out half way|fail:timeout|$e|pass
+	fail|vmtest, a mutant with a row missing|missing|$e|pass
+	fail|vmtest, a mutant that did not build|fail:build
+	EOF
 	# -t: every row asked for must be reported (the auditor's case: two
 	# rows asked for, one reported, judged a pass).
-	echo 'egress_mirred.ipv4 fail:reclassified' | fake_column stock missing
+	fake_column stock missing $e $r
 	expect fail "vmtest -t, two rows asked for and one reported" \
-		in_vmtest with_rows "egress_mirred.ipv4 ingress_mirred.ipv4" judge_columns stock
-	grep -q 'ingress_mirred.ipv4 / stock' "$ST/out" ||
+		in_vmtest with_rows "$e $i" judge_columns stock
+	grep -q "$i / stock" "$ST/out" ||
 		fail "self-test: vmtest -t does not name the row not reported: $(cat "$ST/out")"
-	expect pass "vmtest -t, one row asked for and reported" \
-		in_vmtest with_rows egress_mirred.ipv4 judge_columns stock
+	expect pass "vmtest -t, one row asked for and reported" in_vmtest with_rows $e judge_columns stock
 	expect fail "vmtest -t, a row asked for that the expected matrix has not" \
-		in_vmtest with_rows "egress_mirred.ipv4 egress_nosuch.ipv4" judge_columns stock
-	printf 'egress_mirred.ipv4 fail:reclassified\ningress_mirred.ipv4 pass\n' |
-		fake_column stock missing
+		in_vmtest with_rows "$e egress_nosuch.ipv4" judge_columns stock
+	fake_column stock missing $e $r $i pass
 	expect fail "vmtest -t, a row reported that was not asked for" \
-		in_vmtest with_rows egress_mirred.ipv4 judge_columns stock
+		in_vmtest with_rows $e judge_columns stock
 	# Each column's TAP must be whole and its exit code say what it says.
 	printf '%s\n' 1..2 '# diagnosis: reclassified' 'not ok 1 tc_skip_egress.ipv4.egress_mirred' \
 		'ok 2 tc_skip_egress.ipv4.ingress_mirred' >"$ST/vm/whole.tap"
 	sed '1s/.*/1..3/' "$ST/vm/whole.tap" >"$ST/vm/cut.tap"
 	{ cat "$ST/vm/whole.tap"; echo 'Bail out! cannot make a namespace'; } >"$ST/vm/bail.tap"
+	head -3 "$ST/vm/whole.tap" | sed '1s/.*/1..1/' >"$ST/vm/one.tap"
 	run_judged pass whole.tap 1 "a whole TAP with a failure, exit 1"
 	run_judged fail whole.tap 0 "a whole TAP with a failure, exit 0"
 	run_judged fail whole.tap 139 "a whole TAP, then the runner crashed (139)"
 	run_judged fail cut.tap 1 "a TAP cut off after test 2 of 3, its verdicts as expected"
 	run_judged fail bail.tap 1 "a TAP that bailed out after its verdicts"
 	export FAKE_TAP=$ST/vm/whole.tap FAKE_RC=1
-	ROWS="egress_mirred.ipv4 ingress_mirred.ipv4" expect pass \
-		"vmtest-distro -t, two rows asked for and reported" in_distro
-	export FAKE_TAP=$ST/vm/one.tap
-	printf '%s\n' 1..1 '# diagnosis: reclassified' 'not ok 1 tc_skip_egress.ipv4.egress_mirred' \
-		>"$FAKE_TAP"
-	ROWS="egress_mirred.ipv4 ingress_mirred.ipv4" expect fail \
-		"vmtest-distro -t, two rows asked for and one reported" in_distro
-	grep -q 'ingress_mirred.ipv4 / kselftest' "$ST/out" ||
+	ROWS="$e $i"
+	expect pass "vmtest-distro -t, two rows asked for and reported" in_distro
+	FAKE_TAP=$ST/vm/one.tap
+	expect fail "vmtest-distro -t, two rows asked for and one reported" in_distro
+	grep -q "$i / kselftest" "$ST/out" ||
 		fail "self-test: vmtest-distro -t does not name the row not reported: $(cat "$ST/out")"
 	export -n FAKE_TAP FAKE_RC
 }
@@ -331,9 +380,8 @@ st_vmtest_judge()
 # where there is such a file, else "all". No file, no summary.
 fake_test_progs()
 {
-	mkdir -p "$ST/tp/test_progs" "$ST/tp/net/tc_skip_egress"
-	cat >"$ST/tp/test_progs/test_progs" <<-EOF
-	#!/bin/bash
+	mkdir -p "$ST/tp/net/tc_skip_egress"
+	stand_in "$ST/tp/test_progs/test_progs" <<-EOF
 	while [ \$# -gt 0 ]; do
 		case \$1 in
 		-a) names=\$2; shift ;;
@@ -347,8 +395,17 @@ fake_test_progs()
 	[ -f "$ST/tp/\$names.json" ] && cp "$ST/tp/\$names.json" "\$json"
 	exit \$(cat "$ST/tp/rc" 2>/dev/null || echo 0)
 	EOF
-	chmod +x "$ST/tp/test_progs/test_progs"
 	rm -f "$ST"/tp/*.json "$ST/tp/rc"
+}
+
+# tp_json NAME SUCCESS SUBTESTS SKIPPED FAILED [RESULT...]: test_progs'
+# JSON summary in $ST/tp/NAME.json, its results the RESULTs.
+tp_json()
+{
+	local IFS=,
+
+	printf '{"success":%s,"success_subtest":%s,"skipped":%s,"failed":%s,"results":[%s]}\n' \
+		"$2" "$3" "$4" "$5" "${*:6}" >"$ST/tp/$1.json"
 }
 
 # test_progs-tap.sh on rows egress_mirred.ipv4 and ingress_mirred.ipv4.
@@ -368,37 +425,37 @@ tp_tap_says()
 st_test_progs_tap()
 {
 	local failed='{"name":"egress_mirred_ipv4","number":1,"failed":true,"message":"clsact counted 10\ndiagnosis: reclassified\n"}'
+	local e=egress_mirred.ipv4 i=ingress_mirred.ipv4
 
 	fake_test_progs
 	expect fail "test_progs-tap, text and no JSON summary" tp_tap
-	echo '{"success":1,"success_subtest":0,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	tp_json all 1 0 0 0
 	expect fail "test_progs-tap, a summary where nothing ran" tp_tap
-	echo '{"success":1,"success_subtest":2,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
-	expect pass "test_progs-tap, two subtests passed" \
-		tp_tap_says egress_mirred.ipv4 pass ingress_mirred.ipv4 pass
-	echo '{"success":0,"success_subtest":1,"skipped":0,"failed":1,"results":[{"name":"tc_redirect_ifb","number":1,"failed":true,"message":"","subtests":['"$failed"']}]}' >"$ST/tp/all.json"
+	tp_json all 1 2 0 0
+	expect pass "test_progs-tap, two subtests passed" tp_tap_says $e pass $i pass
+	tp_json all 0 1 0 1 '{"name":"tc_redirect_ifb","number":1,"failed":true,"message":"","subtests":['"$failed"']}'
 	expect fail "test_progs-tap, a subtest failed" tp_tap
 	expect pass "test_progs-tap, a failed subtest's diagnosis" \
-		tp_tap_says egress_mirred.ipv4 fail:reclassified ingress_mirred.ipv4 pass
-	echo '{"success":1,"success_subtest":1,"skipped":1,"failed":0,"results":[]}' >"$ST/tp/all.json"
-	echo '{"success":1,"success_subtest":1,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/egress_mirred_ipv4.json"
-	echo '{"success":1,"success_subtest":0,"skipped":1,"failed":0,"results":[]}' >"$ST/tp/ingress_mirred_ipv4.json"
+		tp_tap_says $e fail:reclassified $i pass
+	tp_json all 1 1 1 0
+	tp_json egress_mirred_ipv4 1 1 0 0
+	tp_json ingress_mirred_ipv4 1 0 1 0
 	expect pass "test_progs-tap, a skip found by running the subtests alone" \
-		tp_tap_says egress_mirred.ipv4 pass ingress_mirred.ipv4 skip
-	echo '{"success":1,"success_subtest":0,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/ingress_mirred_ipv4.json"
+		tp_tap_says $e pass $i skip
+	tp_json ingress_mirred_ipv4 1 0 0 0
 	expect fail "test_progs-tap, a subtest that does not run alone" tp_tap
 	# The runner's exit code counts: a crash after a summary that
 	# looks whole, a failure of the test outside its subtests.
 	rm -f "$ST"/tp/*.json
-	echo '{"success":1,"success_subtest":2,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	tp_json all 1 2 0 0
 	echo 139 >"$ST/tp/rc"
 	expect fail "test_progs-tap, test_progs crashed (exit 139) after a summary of passes" tp_tap
-	echo '{"success":0,"success_subtest":2,"skipped":0,"failed":1,"results":[{"name":"tc_redirect_ifb","number":1,"failed":true,"message":"netns setup failed\ndiagnosis: setup\n","subtests":[]}]}' >"$ST/tp/all.json"
+	tp_json all 0 2 0 1 '{"name":"tc_redirect_ifb","number":1,"failed":true,"message":"netns setup failed\ndiagnosis: setup\n","subtests":[]}'
 	echo 1 >"$ST/tp/rc"
 	expect fail "test_progs-tap, the test failed outside any subtest (exit 1)" tp_tap
 	expect pass "test_progs-tap, that failure is a result line of its own" \
-		tp_tap_says egress_mirred.ipv4 pass ingress_mirred.ipv4 pass tc_redirect_ifb fail:setup
-	echo '{"success":1,"success_subtest":2,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+		tp_tap_says $e pass $i pass tc_redirect_ifb fail:setup
+	tp_json all 1 2 0 0
 	expect fail "test_progs-tap, exit 1 and a summary that names no failure" tp_tap
 	rm -f "$ST/tp/rc"
 }
@@ -434,8 +491,7 @@ fails_naming_jq()
 # A stand-in bpftool that lists nothing, $ST/bpftool-empty.
 empty_bpftool()
 {
-	printf '#!/bin/sh\necho "[]"\n' >"$ST/bpftool-empty"
-	chmod +x "$ST/bpftool-empty"
+	stand_in "$ST/bpftool-empty" 'echo "[]"'
 }
 
 # The leftover check's state (tests/lib.sh's system_state), with a bpftool
@@ -453,47 +509,67 @@ st_no_jq()
 	expect pass "the leftover check without jq on PATH fails, naming jq" \
 		fails_naming_jq state_with_fake_bpftool
 	fake_test_progs
-	echo '{"success":1,"success_subtest":2,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	tp_json all 1 2 0 0
 	expect pass "test_progs-tap without jq on PATH fails, naming jq" fails_naming_jq tp_tap
 	PATH=$(no_jq_path) bash -c 'command -v awk sed cp ip mktemp >/dev/null && ! command -v jq' ||
 		fail "self-test: the PATH in $(no_jq_path) has jq, or lacks more than jq"
 }
 
-# test_progs-check.sh with a stand-in kselftest binary that prints $ST/tap.
+# test_progs-check.sh with a stand-in kselftest binary that prints $ST/tap
+# (TAP lines $1, with \n between them).
+tp_check()
+{
+	printf '%b\n' "$1" >"$ST/tap"
+	BUILD=$ST/tp "$TOP/mk/test_progs-check.sh"
+}
+
 st_test_progs_check()
 {
 	fake_test_progs
 	fake_suite
 	cp "$ST/suite" "$ST/tp/net/tc_skip_egress/tc_skip_egress"
 	harness_list egress_mirred ipv4 verdict >"$ST/list"
-	printf '1..1\nok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
-	echo '{"success":1,"success_subtest":1,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
-	expect pass "test_progs-check, both front ends pass" \
-		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
-	printf '1..2\nok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
-	expect fail "test_progs-check, the same verdicts from a kselftest TAP cut off" \
-		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
-	printf '1..1\n# diagnosis: reclassified\nnot ok 1 egress_mirred.ipv4.verdict\n' >"$ST/tap"
-	expect fail "test_progs-check, the front ends disagree" \
-		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
-	echo '{"success":1,"success_subtest":0,"skipped":0,"failed":0,"results":[]}' >"$ST/tp/all.json"
+	tp_json all 1 1 0 0
+	cases tp_check <<-'EOF'
+	pass|test_progs-check, both front ends pass|1..1\nok 1 egress_mirred.ipv4.verdict
+	fail|test_progs-check, the same verdicts from a kselftest TAP cut off|1..2\nok 1 egress_mirred.ipv4.verdict
+	fail|test_progs-check, the front ends disagree|1..1\n# diagnosis: reclassified\nnot ok 1 egress_mirred.ipv4.verdict
+	EOF
+	tp_json all 1 0 0 0
 	: >"$ST/tap"
 	expect fail "test_progs-check, neither front end ran anything" \
 		env BUILD="$ST/tp" "$TOP/mk/test_progs-check.sh"
 }
 
-# Hold a new network namespace, with no name: a process in it, LEAK,
-# until it is killed. Returns once the process is in the namespace.
-leak_netns()
+# hold_netns VAR [setsid]: hold a new network namespace, with no name: a
+# process in it, its pid in VAR, until it is killed; with setsid, from a
+# session of its own (someone else's run, as far as this script can
+# tell). Returns once the process is in the namespace.
+hold_netns()
 {
 	local end=$((SECONDS + 5))
 
-	unshare -n sleep 600 &
-	LEAK=$!
-	until [ "$(readlink "/proc/$LEAK/ns/net")" != "$(readlink /proc/self/ns/net)" ]; do
-		kill -0 "$LEAK" 2>/dev/null && [ "$SECONDS" -lt "$end" ] || return 1
+	${2:-} unshare -n sleep 600 &
+	printf -v "$1" %s $!
+	until [ "$(readlink "/proc/${!1}/ns/net")" != "$(readlink /proc/self/ns/net)" ]; do
+		kill -0 "${!1}" 2>/dev/null && [ "$SECONDS" -lt "$end" ] || return 1
 		sleep 0.05
 	done
+}
+
+# need_root WHAT: fails, saying so, when not root.
+need_root()
+{
+	[ "$(id -u)" = 0 ] || { fail "self-test: $1 need root"; return 1; }
+}
+
+# kmsg_suite DIR: a stand-in suite, $ST/DIR/suite, that lists the control
+# ingress_mirred.ipv4 and egress_unrelated.ipv4 and runs the script on
+# stdin.
+kmsg_suite()
+{
+	harness_list tc_skip_egress ipv4 ingress_mirred "" "" egress_unrelated >"$ST/$1.list"
+	{ echo "[ \"\$1\" = -l ] && cat \"$ST/$1.list\" >&2 && exit 4"; cat; } | stand_in "$ST/$1/suite"
 }
 
 # Kill the process that holds a leaked namespace or program.
@@ -552,36 +628,30 @@ wait_clean_of()
 	done
 }
 
+# leaked WHAT THE-WHAT THING: the leftover check fails while THING, held by
+# LEAK, is there, and passes once LEAK is killed and THING has gone.
+leaked()
+{
+	expect fail "leftover check, $1 left behind" clean_of "$ST/before" "$3"
+	end_leak
+	expect pass "leftover check, $2 gone" wait_clean_of "$ST/before" "$3"
+}
+
 # The leftover check: a snapshot before, leftovers after. What it finds
 # must be what "ip netns" and the names of links cannot show.
 st_leftovers()
 {
-	local thing
-
-	if [ "$(id -u)" -ne 0 ]; then
-		fail "self-test: leftover checks need root"
-		return
-	fi
+	need_root "leftover checks" || return
 	expect fail "leftover check, no snapshot to compare with" wait_no_leftovers "$ST/nosuch"
 	snapshot "$ST/before" || { fail "self-test: cannot take a snapshot"; return; }
-	if leak_netns; then
-		thing="netns $(readlink "/proc/$LEAK/ns/net")"
-		expect fail "leftover check, a namespace with no name left behind" \
-			clean_of "$ST/before" "$thing"
-		end_leak
-		expect pass "leftover check, the namespace gone" \
-			wait_clean_of "$ST/before" "$thing"
+	if hold_netns LEAK; then
+		leaked "a namespace with no name" "the namespace" "netns $(readlink "/proc/$LEAK/ns/net")"
 	else
 		fail "self-test: could not make a namespace to leak"
 	fi
 	end_leak
 	if leak_bpf_prog; then
-		thing=$(sed -n 's/^loaded //p' "$ST/bpf-loaded")
-		expect fail "leftover check, a pinned BPF program left behind" \
-			clean_of "$ST/before" "$thing"
-		end_leak
-		expect pass "leftover check, the BPF program gone" \
-			wait_clean_of "$ST/before" "$thing"
+		leaked "a pinned BPF program" "the BPF program" "$(sed -n 's/^loaded //p' "$ST/bpf-loaded")"
 	else
 		fail "self-test: could not load a BPF program to leak: $(cat "$ST/bpf-loaded")"
 	fi
@@ -613,9 +683,8 @@ expect_check_fails()
 # for real around them.
 fake_vm()
 {
-	mkdir -p "$ST/fv/bin" "$ST/fv/build" "$ST/fv/obj"
-	cat >"$ST/fv/bin/qemu-system-x86_64" <<-EOF
-	#!/bin/bash
+	mkdir -p "$ST/fv/build" "$ST/fv/obj"
+	stand_in "$ST/fv/bin/qemu-system-x86_64" <<-EOF
 	serial=()
 	while [ \$# -gt 0 ]; do
 		[ "\$1" = -serial ] && serial+=("\${2#file:}")
@@ -624,15 +693,13 @@ fake_vm()
 	: >"\${serial[0]}"
 	cat "$ST/fv/guest" >>"\${serial[1]}"
 	EOF
-	cat >"$ST/fv/bin/make" <<-'EOF'
-	#!/bin/bash
+	stand_in "$ST/fv/bin/make" <<-'EOF'
 	for a; do
 		case $a in O=*) mkdir -p "${a#O=}/arch/x86/boot" &&
 				echo fake >"${a#O=}/arch/x86/boot/bzImage" ;;
 		esac
 	done
 	EOF
-	chmod +x "$ST/fv/bin/qemu-system-x86_64" "$ST/fv/bin/make"
 	# The object dir's config is current: vm_make goes straight to make.
 	(. "$TOP/vm/lib.sh" && vm_config_key) >"$ST/fv/obj/.vm-config-key"
 	: >"$ST/fv/obj/.config"
@@ -674,56 +741,53 @@ bisect_says()
 	[ "$rc" = "$want" ]
 }
 
+# guest_says WANT EXIT LINE...: bisect-run.sh, its guest printing the
+# LINEs and exiting EXIT, answers WANT.
+guest_says()
+{
+	guest "${@:2}"
+	bisect_says "$1"
+}
+
 st_bisect()
 {
 	local pass2=(1..2 'ok 1 tc_skip_egress.ipv4.ingress_mirred' 'ok 2 tc_skip_egress.ipv6.ingress_mirred')
+	local t=$ST/fv
 
 	fake_vm
-	printf '%s\n' "${pass2[@]}" >"$ST/fv/whole.tap"
-	printf '1..32\nok 1 tc_skip_egress.ipv4.ingress_mirred\n' >"$ST/fv/cut.tap"
-	printf '%s\n' "${pass2[@]:0:2}" 'Bail out! cannot make a namespace' >"$ST/fv/bail.tap"
-	printf '# diagnosis: reclassified\nnot ok 1 tc_skip_egress.ipv4.egress_mirred\n1..32\n' >"$ST/fv/bad.tap"
-	expect pass "bisect --judge, a whole TAP of passes is good" bisect_says 0 --judge "$ST/fv/whole.tap"
-	expect pass "bisect --judge, a real failure in a TAP cut short is bad" bisect_says 1 --judge "$ST/fv/bad.tap"
-	expect pass "bisect --judge, a TAP cut off after test 1 of 32 is no answer (125)" \
-		bisect_says 125 --judge "$ST/fv/cut.tap"
-	expect pass "bisect --judge, passes then Bail out! is no answer (125)" \
-		bisect_says 125 --judge "$ST/fv/bail.tap"
+	printf '%s\n' "${pass2[@]}" >"$t/whole.tap"
+	printf '1..32\nok 1 tc_skip_egress.ipv4.ingress_mirred\n' >"$t/cut.tap"
+	printf '%s\n' "${pass2[@]:0:2}" 'Bail out! cannot make a namespace' >"$t/bail.tap"
+	printf '# diagnosis: reclassified\nnot ok 1 tc_skip_egress.ipv4.egress_mirred\n1..32\n' >"$t/bad.tap"
 	guest 0 "${pass2[@]}"
-	expect pass "bisect --judge with no file is a usage error (128), not a build" \
-		bisect_says 128 --judge
-	expect pass "bisect --judge, a file that is not there stops the bisection (128)" \
-		bisect_says 128 --judge "$ST/fv/nosuch.tap"
-	expect pass "bisect, an unknown option stops the bisection (128), not bad (2)" \
-		bisect_says 128 --bogus
-	expect pass "bisect, -t without its test stops the bisection (128)" bisect_says 128 -t
-	expect pass "bisect --judge --rc x, not a number: stops the bisection (128)" \
-		bisect_says 128 --judge "$ST/fv/whole.tap" --rc x
-	expect pass "bisect --rc without --judge stops the bisection (128)" bisect_says 128 --rc 1
-	expect pass "bisect run, the suite passed whole in the VM: good" bisect_says 0
-	guest 1 1..2 "${pass2[1]}"
-	expect pass "bisect run, the suite exited 1 after a partial TAP of passes: no answer (125)" \
-		bisect_says 125
-	guest 139 1..2 "${pass2[1]}"
-	expect pass "bisect run, the suite crashed (139) after a partial TAP: no answer (125)" \
-		bisect_says 125
-	# A whole TAP, and an exit code that says otherwise.
-	guest 139 "${pass2[@]}"
-	expect pass "bisect run, the suite crashed (139) after a whole TAP of passes: no answer (125)" \
-		bisect_says 125
-	guest 1 "${pass2[@]}"
-	expect pass "bisect run, the suite exited 1 after a whole TAP of passes: no answer (125)" \
-		bisect_says 125
-	guest 2 "1..0 # unknown test"
-	expect pass "bisect run, the suite rejected its arguments (exit 2): stop (128)" \
-		bisect_says 128
+	cases bisect_says <<-EOF
+	pass|bisect --judge, a whole TAP of passes is good|0|--judge|$t/whole.tap
+	pass|bisect --judge, a real failure in a TAP cut short is bad|1|--judge|$t/bad.tap
+	pass|bisect --judge, a TAP cut off after test 1 of 32 is no answer (125)|125|--judge|$t/cut.tap
+	pass|bisect --judge, passes then Bail out! is no answer (125)|125|--judge|$t/bail.tap
+	pass|bisect --judge with no file is a usage error (128), not a build|128|--judge
+	pass|bisect --judge, a file that is not there stops the bisection (128)|128|--judge|$t/nosuch.tap
+	pass|bisect, an unknown option stops the bisection (128), not bad (2)|128|--bogus
+	pass|bisect, -t without its test stops the bisection (128)|128|-t
+	pass|bisect --judge --rc x, not a number: stops the bisection (128)|128|--judge|$t/whole.tap|--rc|x
+	pass|bisect --rc without --judge stops the bisection (128)|128|--rc|1
+	pass|bisect run, the suite passed whole in the VM: good|0
+	EOF
+	# A partial TAP, or a whole TAP and an exit code that says otherwise.
+	cases guest_says <<-EOF
+	pass|bisect run, the suite exited 1 after a partial TAP of passes: no answer (125)|125|1|1..2|${pass2[1]}
+	pass|bisect run, the suite crashed (139) after a partial TAP: no answer (125)|125|139|1..2|${pass2[1]}
+	pass|bisect run, the suite crashed (139) after a whole TAP of passes: no answer (125)|125|139|${pass2[0]}|${pass2[1]}|${pass2[2]}
+	pass|bisect run, the suite exited 1 after a whole TAP of passes: no answer (125)|125|1|${pass2[0]}|${pass2[1]}|${pass2[2]}
+	pass|bisect run, the suite rejected its arguments (exit 2): stop (128)|128|2|1..0 # unknown test
+	EOF
 }
 
 # The cover letter's matrix (vm/series.sh's matrix) is the expected one:
 # the columns the letter names (stock, seed, iif, both, fix), every cell.
 series_matrix()
 {
-	bash -c 'source <(sed "\$d" "$0") && matrix' "$TOP/vm/series.sh" | awk '{ $1 = $1 } 1'
+	bash -c "$SCRIPT_FN" "$TOP/vm/series.sh" matrix | awk '{ $1 = $1 } 1'
 }
 
 st_series_matrix()
@@ -736,12 +800,13 @@ st_series_matrix()
 		cmp "$ST/sm-expected" "$ST/sm-letter"
 }
 
-# series-check.sh's verdict on one front end run in the fake VM.
-series_front()
+# series-check.sh's function FUNCTION [ARG]... in the fake VM: its verdict
+# on one front end run there (run_front), on checkpatch.pl (run_checkpatch).
+series_fn()
 {
 	mkdir -p "$ST/fv/check"
 	echo fake >"$ST/fv/check/bzImage"
-	in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_front kselftest "true"
+	in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" "$@"
 }
 
 st_series_check()
@@ -750,27 +815,21 @@ st_series_check()
 
 	fake_vm
 	guest 0 "${pass2[@]}"
-	expect pass "series-check, every test passed, VM exit 0" series_front
+	expect pass "series-check, every test passed, VM exit 0" series_fn run_front kselftest true
 	guest - 1..32 "${pass2[1]}"
-	expect fail "series-check, a TAP cut off, the kernel died (VM exit 254)" series_front
+	expect fail "series-check, a TAP cut off, the kernel died (VM exit 254)" series_fn run_front kselftest true
 	guest 0 1..2 'ok 1 tc_skip_egress.ipv4.ingress_mirred # SKIP no ifb' \
 		'ok 2 tc_skip_egress.ipv6.ingress_mirred # SKIP no ifb'
-	expect fail "series-check, every test skipped" series_front
+	expect fail "series-check, every test skipped" series_fn run_front kselftest true
 	echo "From: x" >"$ST/fv/0001-x.patch"
-	expect fail "series-check, checkpatch.pl missing" \
-		in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_checkpatch "$ST/fv/0001-x.patch"
+	expect fail "series-check, checkpatch.pl missing" series_fn run_checkpatch "$ST/fv/0001-x.patch"
 	grep -q 'checkpatch' "$ST/out" ||
 		fail "self-test: series-check does not name the missing checkpatch.pl: $(cat "$ST/out")"
-	mkdir -p "$ST/fv/build/src/scripts"
-	printf '#!/bin/sh\necho "Can'"'"'t locate Term/ANSIColor.pm"; exit 2\n' \
-		>"$ST/fv/build/src/scripts/checkpatch.pl"
-	chmod +x "$ST/fv/build/src/scripts/checkpatch.pl"
+	stand_in "$ST/fv/build/src/scripts/checkpatch.pl" "echo \"Can't locate Term/ANSIColor.pm\"; exit 2"
 	expect fail "series-check, checkpatch.pl that cannot run (no total)" \
-		in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_checkpatch "$ST/fv/0001-x.patch"
-	printf '#!/bin/sh\necho "total: 0 errors, 0 warnings, 0 checks, 10 lines checked"\n' \
-		>"$ST/fv/build/src/scripts/checkpatch.pl"
-	expect pass "series-check, checkpatch.pl clean" \
-		in_fake_vm bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" run_checkpatch "$ST/fv/0001-x.patch"
+		series_fn run_checkpatch "$ST/fv/0001-x.patch"
+	stand_in "$ST/fv/build/src/scripts/checkpatch.pl" 'echo "total: 0 errors, 0 warnings, 0 checks, 10 lines checked"'
+	expect pass "series-check, checkpatch.pl clean" series_fn run_checkpatch "$ST/fv/0001-x.patch"
 	st_series_fix_runs
 }
 
@@ -890,28 +949,10 @@ st_bench_summarize()
 	expect fail "bench/summarize.sh, no run.info" "$TOP/bench/summarize.sh" "$ST/bench/noinfo"
 }
 
-st_compare_input()
-{
-	local cmp=$TOP/vm/compare.awk exp=$TOP/vm/expected-matrix.txt
-
-	grep -v '^#' "$exp" | awk 'NF { print $1, $2 }' >"$ST/stock"
-	tail -n +2 "$ST/stock" >"$ST/nohead"
-	expect fail "compare.awk, a matrix with no header line" awk -f "$cmp" "$exp" "$ST/nohead"
-	sed '1s/ .*/ Stock/' "$ST/stock" >"$ST/misnamed"
-	expect fail "compare.awk, every column misnamed" awk -f "$cmp" "$exp" "$ST/misnamed"
-	{
-		head -n 2 "$ST/stock" | sed '2s/ [^ ]*$/ pass-or-not/'
-		tail -n +2 "$ST/stock"
-	} >"$ST/twice"
-	expect fail "compare.awk, a row given twice, wrong first and right last" \
-		awk -f "$cmp" "$exp" "$ST/twice"
-}
-
 # The leftover check, blind: no bpftool, or one that fails.
 st_leftovers_blind()
 {
-	printf '#!/bin/sh\necho "libbpf: failed" >&2\nexit 1\n' >"$ST/bpftool-fails"
-	chmod +x "$ST/bpftool-fails"
+	stand_in "$ST/bpftool-fails" 'echo "libbpf: failed" >&2' 'exit 1'
 	expect fail "leftover check, a snapshot with no bpftool" \
 		env BPFTOOL="$ST/nosuch" bash -c '. "$0" && snapshot "$1"' "$TOP/tests/lib.sh" "$ST/blind1"
 	expect fail "leftover check, a snapshot with a failing bpftool" \
@@ -927,27 +968,36 @@ st_leftovers_blind()
 	fi
 }
 
-# expect_one_line_error of tests/stress.sh on CMD...: passes when its
-# check passed.
-stress_bad_input()
+# in_stress CMD...: CMD among tests/stress.sh's functions, in a subshell:
+# passes when its checks passed. The kill points of s_kills follow, one
+# "# kill point: SIG after Xs" a line. with_snapshot CMD...: CMD after
+# the snapshot that s_parallel and s_kills look for leftovers against.
+in_stress()
 {
 	(
 		. "$TOP/tests/stress.sh"
-		expect_one_line_error "self-test" "$@"
+		export LEFTOVER_WAIT=2
+		"$@"
+		[ ! -f "$OUT/kills" ] || sed 's/^/# kill point: /' "$OUT/kills"
 		[ "$FAILED" -eq 0 ]
 	)
 }
 
+with_snapshot()
+{
+	snapshot "$OUT/before" || exit 2
+	"$@"
+}
+
 st_stress_bad_input()
 {
+	stand_in "$ST/calls-nothing" 'exec nosuch-tool-either "$@"'
 	expect_check_fails "stress bad-input check, a command that does not exist (127)" \
-		stress_bad_input "$ST/nosuch-command" --bogus
-	printf '#!/bin/sh\nexec nosuch-tool-either "$@"\n' >"$ST/calls-nothing"
-	chmod +x "$ST/calls-nothing"
+		in_stress expect_one_line_error self-test "$ST/nosuch-command" --bogus
 	expect_check_fails "stress bad-input check, a script whose tool is missing (127)" \
-		stress_bad_input "$ST/calls-nothing" --bogus
+		in_stress expect_one_line_error self-test "$ST/calls-nothing" --bogus
 	expect pass "stress bad-input check, a one-line refusal" \
-		stress_bad_input "$TOP/scripts/run-suite.sh" --bogus
+		in_stress expect_one_line_error self-test "$TOP/scripts/run-suite.sh" --bogus
 }
 
 # vmtest.sh's main on the columns already in $ST/vm: nothing is built
@@ -961,7 +1011,7 @@ vmtest_main()
 st_vmtest_save()
 {
 	rm -rf "$ST/vm"
-	echo 'egress_mirred.ipv4 pass' | fake_column stock missing
+	fake_column stock missing egress_mirred.ipv4 pass
 	printf 'test stock\negress_mirred.ipv4 fail:reclassified\n' >"$ST/vm/expected"
 	cp "$ST/vm/expected" "$ST/vm/expected.orig"
 	expect fail "vmtest --save onto the expected matrix, a run that differs from it" \
@@ -975,36 +1025,32 @@ st_vmtest_save()
 		grep -q '^egress_mirred.ipv4  *pass$' "$ST/vm/new"
 }
 
-# run.sh's host CHECK on the run in DIR (tap, rc, verdicts, seconds):
-# passes when the check passed.
+# run.sh's host CHECK ($2) on a copy of the run in DIR ($1: tap, rc,
+# verdicts, seconds): passes when the check counted no failure.
 host_check()
 {
-	bash -c 'source <(sed "\$d" "$0") || exit 2
-		declare -F "$2" >/dev/null || { echo "self-test: no check $2 in $0"; exit 2; }
-		OUT=$(mktemp -d)
-		trap "rm -rf \"\$OUT\"" EXIT
-		cp -r "$1"/. "$OUT"/
-		"$2"
-		[ "$FAILED" -eq 0 ]' "$TOP/tests/run.sh" "$@"
+	rm -rf "$ST/hc"
+	cp -r "$1" "$ST/hc"
+	OUT=$ST/hc bash -c "$SCRIPT_FN"$'\n''[ "$FAILED" -eq 0 ]' "$TOP/tests/run.sh" "$2"
 }
 
 # A suite that lists 4 tests (two of them controls) and prints only its
 # plan, exit 0: every check that reads the run must fail.
 st_host_checks()
 {
-	local SUITE=$ST/suite t
+	local SUITE=$ST/suite t checks="t_lists_every_test t_exit_code_matches_tap t_controls_pass
+		t_failures_diagnosed t_skips_say_why"
 
 	export SUITE
 	fake_suite
 	harness_list tc_skip_egress ipv4 egress_mirred "" ipv6 ingress_mirred >"$ST/list"
 	mkdir -p "$ST/host"
+	echo 0 >"$ST/host/rc"
+	echo 0.1 >"$ST/host/seconds"
 	echo 1..4 >"$ST/tap"
 	"$SUITE" >"$ST/host/tap" 2>&1
-	echo 0 >"$ST/host/rc"
 	tap_verdicts <"$ST/host/tap" >"$ST/host/verdicts"
-	echo 0.1 >"$ST/host/seconds"
-	for t in t_lists_every_test t_exit_code_matches_tap t_controls_pass \
-		 t_failures_diagnosed t_skips_say_why; do
+	for t in $checks; do
 		expect_check_fails "host check $t, a suite that lists 4 tests and prints only 1..4" \
 			host_check "$ST/host" "$t"
 	done
@@ -1013,8 +1059,7 @@ st_host_checks()
 		'ok 4 tc_skip_egress.ipv6.ingress_mirred' >"$ST/tap"
 	"$SUITE" >"$ST/host/tap" 2>&1
 	tap_verdicts <"$ST/host/tap" >"$ST/host/verdicts"
-	for t in t_lists_every_test t_exit_code_matches_tap t_controls_pass \
-		 t_failures_diagnosed t_skips_say_why; do
+	for t in $checks; do
 		expect pass "host check $t, the same suite's whole run" host_check "$ST/host" "$t"
 	done
 	export -n SUITE
@@ -1036,9 +1081,8 @@ st_make_steps()
 {
 	local step t target
 
-	mkdir -p "$ST/mk/bin" "$ST/mk/out"
-	printf '#!/bin/sh\necho "FAIL: stand-in make $*"\nexit "$FAKE_MAKE_RC"\n' >"$ST/mk/bin/make"
-	chmod +x "$ST/mk/bin/make"
+	mkdir -p "$ST/mk/out"
+	stand_in "$ST/mk/bin/make" 'echo "FAIL: stand-in make $*"' 'exit "$FAKE_MAKE_RC"'
 	for step in t_bench_check:bench-check t_series_check:series-check t_vm_lts:vmtest-lts; do
 		t=${step%%:*}
 		target=${step#*:}
@@ -1057,16 +1101,8 @@ st_kmsg_writer()
 {
 	local pid end left
 
-	if [ "$(id -u)" -ne 0 ]; then
-		fail "self-test: the kmsg writer check needs root"
-		return
-	fi
-	mkdir -p "$ST/kw"
-	: >"$ST/kw/kmsg"
-	harness_list tc_skip_egress ipv4 ingress_mirred "" "" egress_unrelated >"$ST/kw/list"
-	cat >"$ST/kw/suite" <<-EOF
-	#!/bin/bash
-	[ "\$1" = -l ] && cat "$ST/kw/list" >&2 && exit 4
+	need_root "the kmsg writer checks" || return
+	kmsg_suite kw <<-EOF
 	for i in 1 2 3 4; do
 		[ -s /dev/kmsg ] && exec sleep 60
 		sleep 0.05
@@ -1074,7 +1110,7 @@ st_kmsg_writer()
 	echo 1..1
 	echo "ok 1 tc_skip_egress.ipv4.ingress_mirred"
 	EOF
-	chmod +x "$ST/kw/suite"
+	: >"$ST/kw/kmsg"
 	# A background job of a script starts with SIGINT ignored, and bash
 	# cannot undo that: env gives it back its default, as a terminal's
 	# foreground job has it.
@@ -1118,15 +1154,8 @@ st_kmsg_private()
 {
 	local mode
 
-	if [ "$(id -u)" -ne 0 ]; then
-		fail "self-test: the private kmsg check needs root"
-		return
-	fi
-	mkdir -p "$ST/kp"
-	harness_list tc_skip_egress ipv4 ingress_mirred "" "" egress_unrelated >"$ST/kp/list"
-	cat >"$ST/kp/suite" <<-EOF
-	#!/bin/bash
-	[ "\$1" = -l ] && cat "$ST/kp/list" >&2 && exit 4
+	need_root "the private kmsg checks" || return
+	kmsg_suite kp <<-EOF
 	echo 1..1
 	for i in \$(seq 20); do
 		if [ -s /dev/kmsg ]; then
@@ -1138,7 +1167,6 @@ st_kmsg_private()
 	done
 	echo "ok 1 tc_skip_egress.ipv4.ingress_mirred"
 	EOF
-	chmod +x "$ST/kp/suite"
 	for mode in private real; do
 		: >"$ST/kp/host-kmsg"
 		unshare -m bash -c 'mount --bind "$1" /dev/kmsg || exit 2
@@ -1156,20 +1184,6 @@ st_kmsg_private()
 	expect pass "stress kernel-warning check, STRESS_KMSG=real (make stress): it catches the warning in /dev/kmsg" \
 		bash -c 'grep -q "^ok - kernel warnings: " "$1" && [ "$2" -gt 0 ]' _ \
 		"$ST/kp/log-real" "$(cat "$ST/kp/bytes-real")"
-}
-
-# Hold a new network namespace from a session of its own (someone else's
-# run, as far as this script can tell): a process, FOREIGN, in it.
-leak_foreign_netns()
-{
-	local end=$((SECONDS + 5))
-
-	setsid unshare -n sleep 600 &
-	FOREIGN=$!
-	until [ "$(readlink "/proc/$FOREIGN/ns/net")" != "$(readlink /proc/self/ns/net)" ]; do
-		kill -0 "$FOREIGN" 2>/dev/null && [ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.05
-	done
 }
 
 # wait_no_leftovers on FILE with SIDs, briefly: does it name THING ($2)?
@@ -1191,13 +1205,10 @@ st_leftovers_foreign()
 {
 	local thing
 
-	if [ "$(id -u)" -ne 0 ]; then
-		fail "self-test: leftover attribution checks need root"
-		return
-	fi
+	need_root "leftover attribution checks" || return
 	snapshot "$ST/before-foreign" || { fail "self-test: cannot take a snapshot"; return; }
 	FOREIGN=
-	if leak_foreign_netns; then
+	if hold_netns FOREIGN setsid; then
 		thing="netns $(readlink "/proc/$FOREIGN/ns/net")"
 		expect fail "leftover wait, a namespace only another session holds is not ours" \
 			leftover_named "$ST/before-foreign" "$thing"
@@ -1208,7 +1219,7 @@ st_leftovers_foreign()
 	fi
 	[ -n "$FOREIGN" ] && kill "$FOREIGN" 2>/dev/null && wait "$FOREIGN" 2>/dev/null
 	FOREIGN=
-	if leak_netns; then
+	if hold_netns LEAK; then
 		thing="netns $(readlink "/proc/$LEAK/ns/net")"
 		expect pass "leftover wait, a namespace this session holds is ours" \
 			leftover_named "$ST/before-foreign" "$thing"
@@ -1272,28 +1283,17 @@ st_leftovers_tunnels()
 }
 
 # s_kills of tests/stress.sh on a stand-in suite ($ST/ks/suite), 3 kills:
-# TERM, KILL, INT. Its kill points follow, "# kill point: SIG after Xs".
+# TERM, KILL, INT; its kill points follow.
 stress_kills()
 {
-	(
-		. "$TOP/tests/stress.sh"
-		export SUITE=$ST/ks/suite
-		KILLS=3
-		export LEFTOVER_WAIT=2
-		snapshot "$OUT/before" || exit 2
-		s_kills
-		sed 's/^/# kill point: /' "$OUT/kills"
-		[ "$FAILED" -eq 0 ]
-	)
+	SUITE=$ST/ks/suite KILLS=3 in_stress with_snapshot s_kills
 }
 
 st_stress_kills()
 {
-	mkdir -p "$ST/ks"
-	printf '#!/bin/bash\nsleep 4\necho 1..1\necho ok 1 x\n' >"$ST/ks/suite"
-	chmod +x "$ST/ks/suite"
+	stand_in "$ST/ks/suite" 'sleep 4' 'echo 1..1' 'echo ok 1 x'
 	expect pass "stress kill check, a run each signal kills" stress_kills
-	printf '#!/bin/bash\ntrap "" INT TERM\nsleep 4\necho 1..1\necho ok 1 x\n' >"$ST/ks/suite"
+	stand_in "$ST/ks/suite" 'trap "" INT TERM' 'sleep 4' 'echo 1..1' 'echo ok 1 x'
 	expect_check_fails "stress kill check, a run that INT and TERM do not kill" stress_kills
 }
 
@@ -1328,9 +1328,7 @@ st_stress_kill_points()
 	local BPFTOOL=$ST/bpftool-empty
 
 	empty_bpftool
-	mkdir -p "$ST/ks"
-	printf '#!/bin/bash\nsleep 1\necho 1..1\necho ok 1 x\n' >"$ST/ks/suite"
-	chmod +x "$ST/ks/suite"
+	stand_in "$ST/ks/suite" 'sleep 1' 'echo 1..1' 'echo ok 1 x'
 	expect pass "stress kill check, a 1 s run: each kill point within it, each run killed by its signal" \
 		stress_kills
 	cp "$ST/out" "$ST/ks/fast.out"
@@ -1340,12 +1338,8 @@ st_stress_kill_points()
 	# at once: as a suite that ends early, or a host faster after the
 	# timing run.
 	rm -f "$ST/ks/timed"
-	cat >"$ST/ks/suite" <<-EOF
-	#!/bin/bash
-	[ -e "$ST/ks/timed" ] || { : >"$ST/ks/timed"; sleep 1; }
-	echo 1..1
-	echo ok 1 x
-	EOF
+	stand_in "$ST/ks/suite" "[ -e \"$ST/ks/timed\" ] || { : >\"$ST/ks/timed\"; sleep 1; }" \
+		'echo 1..1' 'echo ok 1 x'
 	expect_check_fails "stress kill check, a run timed at 1 s, then runs that end before the kill" \
 		stress_kills
 	grep -q 'runs were not killed by their signal' "$ST/out" ||
@@ -1367,40 +1361,24 @@ st_one_die()
 			[ $rc = 2 ] && [[ $out == "mainline-check.sh: usage: "* ]]' "$TOP/vm/mainline-check.sh"
 }
 
-# s_parallel or s_repeat ($1) of tests/stress.sh on a stand-in suite
-# ($ST/sp/suite), RUNS=2: passes when the check passed.
-stress_agrees()
-{
-	(
-		. "$TOP/tests/stress.sh"
-		export SUITE=$ST/sp/suite
-		RUNS=2
-		export LEFTOVER_WAIT=2
-		# s_parallel looks for leftovers after its runs.
-		[ "$1" != s_parallel ] || snapshot "$OUT/before" || exit 2
-		"$1"
-		[ "$FAILED" -eq 0 ]
-	)
-}
 
 # Two runs cut off at the same place agree on every verdict they gave:
-# the parallel and repeat checks must see that neither is whole.
+# the parallel and repeat checks (RUNS=2) must see that neither is whole.
 st_stress_cut_runs()
 {
 	local t
 
-	mkdir -p "$ST/sp"
-	printf '%s\n' '#!/bin/bash' 'echo 1..2' \
+	stand_in "$ST/sp/suite" 'echo 1..2' \
 		'echo "ok 1 tc_skip_egress.ipv4.egress_mirred # took 0.1 s"' \
-		'echo "ok 2 tc_skip_egress.ipv4.ingress_mirred # took 0.1 s"' >"$ST/sp/suite"
-	chmod +x "$ST/sp/suite"
+		'echo "ok 2 tc_skip_egress.ipv4.ingress_mirred # took 0.1 s"'
 	for t in s_parallel s_repeat; do
-		expect pass "stress $t, two whole runs that agree" stress_agrees "$t"
+		SUITE=$ST/sp/suite RUNS=2 expect pass "stress $t, two whole runs that agree" \
+			in_stress with_snapshot "$t"
 	done
 	sed -i 's/1\.\.2/1..3/' "$ST/sp/suite"
 	for t in s_parallel s_repeat; do
-		expect_check_fails "stress $t, two runs cut off the same way after test 2 of 3" \
-			stress_agrees "$t"
+		SUITE=$ST/sp/suite RUNS=2 expect_check_fails \
+			"stress $t, two runs cut off the same way after test 2 of 3" in_stress with_snapshot "$t"
 	done
 }
 
@@ -1425,9 +1403,7 @@ st_set_u()
 	# pipefail and the harness's -l, which exits 4 (KSFT_SKIP) once it
 	# has listed: run-suite.sh -t must still find the test.
 	harness_list tc_skip_egress ipv4 egress_mirred >"$ST/rs-list"
-	printf '#!/bin/bash\n[ "$1" = -l ] && cat "%s" >&2 && exit 4\necho "ran $*"\n' \
-		"$ST/rs-list" >"$ST/rs-suite"
-	chmod +x "$ST/rs-suite"
+	stand_in "$ST/rs-suite" "[ \"\$1\" = -l ] && cat \"$ST/rs-list\" >&2 && exit 4" 'echo "ran $*"'
 	expect pass "run-suite.sh -t NAME under pipefail, a harness whose -l exits 4" \
 		bash -c 'SUITE=$1 "$2" -t egress_mirred.ipv4 | grep -qx "ran -r tc_skip_egress.ipv4.egress_mirred"' _ \
 		"$ST/rs-suite" "$TOP/scripts/run-suite.sh"
@@ -1472,27 +1448,33 @@ st_docs_refs()
 		"$TOP/tests/docs-check.sh" "$d/bad.md"
 }
 
+# docs-check.sh --scenario-rows on the tests of tse_table.h ($1, a list)
+# and the tables FILE... ($ST/rows/FILE.md).
+scenario_rows()
+{
+	local names=$1 f
+	local -a files=()
+
+	shift
+	for f; do
+		files+=("$ST/rows/$f.md")
+	done
+	tr ' ' '\n' <<<"$names" | "$TOP/tests/docs-check.sh" --scenario-rows "${files[@]}"
+}
+
 # The docs' scenario tables: each test of tse_table.h a row, once, in
 # README's or docs/grid.md's; no row that is no test.
 st_scenario_rows()
 {
-	local d=$ST/rows names='a_row
-grid_point'
-
-	mkdir -p "$d"
-	printf '## The scenarios\n\n| test |\n|---|\n| `a_row` |\n' >"$d/README.md"
-	printf '## The points\n\n| test |\n|---|\n| `grid_point` |\n' >"$d/grid.md"
-	expect pass "docs-check, scenario tables with a row for each test" \
-		"$TOP/tests/docs-check.sh" --scenario-rows "$d/README.md" "$d/grid.md" <<<"$names"
-	expect fail "docs-check, a test with no row" \
-		"$TOP/tests/docs-check.sh" --scenario-rows "$d/README.md" "$d/grid.md" \
-		<<<"$names
-new_point"
-	expect fail "docs-check, a row that is no test" \
-		"$TOP/tests/docs-check.sh" --scenario-rows "$d/README.md" "$d/grid.md" <<<"a_row"
-	expect fail "docs-check, a test with a row in both tables" \
-		"$TOP/tests/docs-check.sh" --scenario-rows "$d/README.md" "$d/README.md" \
-		"$d/grid.md" <<<"$names"
+	mkdir -p "$ST/rows"
+	printf '## The scenarios\n\n| test |\n|---|\n| `a_row` |\n' >"$ST/rows/README.md"
+	printf '## The points\n\n| test |\n|---|\n| `grid_point` |\n' >"$ST/rows/grid.md"
+	cases scenario_rows <<-'EOF'
+	pass|docs-check, scenario tables with a row for each test|a_row grid_point|README|grid
+	fail|docs-check, a test with no row|a_row grid_point new_point|README|grid
+	fail|docs-check, a row that is no test|a_row|README|grid
+	fail|docs-check, a test with a row in both tables|a_row grid_point|README|README|grid
+	EOF
 }
 
 # fake_records FILE HOOK CLSACT PEER: a record file (TSE_RECORD's format)
@@ -1514,15 +1496,20 @@ fake_records()
 	EOF
 }
 
-# compare_says WANT FILE...: vm/compare-kernels.sh --records FILE...
-# exits WANT (0 only expected differences, 1 an unexpected one, 2 no
-# whole comparison); with 2, it must not say "no differences".
+# compare_says WANT FILE...: vm/compare-kernels.sh --records on the
+# record files $ST/cmp/FILE.tsv exits WANT (0 only expected differences,
+# 1 an unexpected one, 2 no whole comparison); with 2, it must not say
+# "no differences".
 compare_says()
 {
-	local want=$1 rc
+	local want=$1 rc f
+	local -a files=()
 
 	shift
-	COMPARE_DIR=$ST/cmp "$TOP/vm/compare-kernels.sh" --records "$@" >"$ST/cmp/out" 2>&1
+	for f; do
+		files+=("$ST/cmp/$f.tsv")
+	done
+	COMPARE_DIR=$ST/cmp "$TOP/vm/compare-kernels.sh" --records "${files[@]}" >"$ST/cmp/out" 2>&1
 	rc=$?
 	cat "$ST/cmp/out"
 	echo "compare-kernels.sh exited $rc, expected $want"
@@ -1535,7 +1522,7 @@ compare_says()
 # missing, empty, cut short or lack a row are a loud failure (exit 2).
 st_kernel_compare()
 {
-	local d=$ST/cmp
+	local d=$ST/cmp solo=root_qdisc_mirred_solo.ipv4
 
 	mkdir -p "$d"
 	fake_records "$d/stock.tsv" 2 10 1
@@ -1543,43 +1530,30 @@ st_kernel_compare()
 	fake_records "$d/mutant.tsv" 1 5 0
 	fake_records "$d/half.tsv" 2 5 1
 	sed '/model.hook/s/,1,1,1,1$/,2,1,1,1/' "$d/fix.tsv" >"$d/mixed.tsv"
-	expect pass "compare, two kernels with the same records: no differences, exit 0" \
-		compare_says 0 "$d/stock.tsv" "$d/stock.tsv"
-	expect pass "compare, stock to fix, the model's stock values to its correct ones: expected, exit 0" \
-		compare_says 0 "$d/stock.tsv" "$d/fix.tsv"
-	expect pass "compare, stock to a kernel half-way (hook stock, clsact correct): expected, exit 0" \
-		compare_says 0 "$d/stock.tsv" "$d/half.tsv"
-	expect pass "compare, a per-packet value the model has for neither kernel: unexpected, exit 1" \
-		compare_says 1 "$d/fix.tsv" "$d/mutant.tsv"
-	expect pass "compare, three kernels, the third with an unexpected difference: exit 1" \
-		compare_says 1 "$d/stock.tsv" "$d/fix.tsv" "$d/mutant.tsv"
-	expect pass "compare, one packet of five stock, the rest correct: expected, exit 0" \
-		compare_says 0 "$d/fix.tsv" "$d/mixed.tsv"
 	sed 's/egress_mirred:tse_expect_quiet\(.*\)\t0\t0\t-1\t-$/egress_mirred:tse_expect_quiet\1\t3\t0\t-1\t-/' \
 		"$d/fix.tsv" >"$d/noisy.tsv"
-	expect pass "compare, a check with no model (STOCK -1) that differs: unexpected, exit 1" \
-		compare_says 1 "$d/fix.tsv" "$d/noisy.tsv"
-	expect pass "compare, a record file that is missing: loud failure (2)" \
-		compare_says 2 "$d/stock.tsv" "$d/nosuch.tsv"
 	: >"$d/empty.tsv"
-	expect pass "compare, an empty record file: loud failure (2)" \
-		compare_says 2 "$d/stock.tsv" "$d/empty.tsv"
-	grep -v "^root_qdisc_mirred_solo.ipv4"$'\t'".end" "$d/fix.tsv" >"$d/cut.tsv"
-	expect pass "compare, a row with observations and no .end (cut short): loud failure (2)" \
-		compare_says 2 "$d/stock.tsv" "$d/cut.tsv"
-	grep -v "^root_qdisc_mirred_solo.ipv4" "$d/fix.tsv" >"$d/lacks.tsv"
-	expect pass "compare, a kernel that lacks a row the other has: loud failure (2)" \
-		compare_says 2 "$d/stock.tsv" "$d/lacks.tsv"
-	{ grep -v "^root_qdisc_mirred_solo.ipv4" "$d/fix.tsv"
-	  printf 'root_qdisc_mirred_solo.ipv4\t.end\t0\tskip\n'; } >"$d/skipped.tsv"
-	expect pass "compare, a row skipped on one kernel only: loud failure (2)" \
-		compare_says 2 "$d/stock.tsv" "$d/skipped.tsv"
+	grep -v "^$solo"$'\t'".end" "$d/fix.tsv" >"$d/cut.tsv"
+	grep -v "^$solo" "$d/fix.tsv" >"$d/lacks.tsv"
+	{ cat "$d/lacks.tsv"; printf '%s\t.end\t0\tskip\n' "$solo"; } >"$d/skipped.tsv"
 	sed 's/^\(egress_mirred.ipv4\t.end\t\)3/\17/' "$d/fix.tsv" >"$d/miscount.tsv"
-	expect pass "compare, a .end that counts other than the row's lines: loud failure (2)" \
-		compare_says 2 "$d/stock.tsv" "$d/miscount.tsv"
 	cat "$d/fix.tsv" "$d/fix.tsv" >"$d/twice.tsv"
-	expect pass "compare, rows recorded twice (a file appended to): loud failure (2)" \
-		compare_says 2 "$d/stock.tsv" "$d/twice.tsv"
+	cases compare_says <<-'EOF'
+	pass|compare, two kernels with the same records: no differences, exit 0|0|stock|stock
+	pass|compare, stock to fix, the model's stock values to its correct ones: expected, exit 0|0|stock|fix
+	pass|compare, stock to a kernel half-way (hook stock, clsact correct): expected, exit 0|0|stock|half
+	pass|compare, a per-packet value the model has for neither kernel: unexpected, exit 1|1|fix|mutant
+	pass|compare, three kernels, the third with an unexpected difference: exit 1|1|stock|fix|mutant
+	pass|compare, one packet of five stock, the rest correct: expected, exit 0|0|fix|mixed
+	pass|compare, a check with no model (STOCK -1) that differs: unexpected, exit 1|1|fix|noisy
+	pass|compare, a record file that is missing: loud failure (2)|2|stock|nosuch
+	pass|compare, an empty record file: loud failure (2)|2|stock|empty
+	pass|compare, a row with observations and no .end (cut short): loud failure (2)|2|stock|cut
+	pass|compare, a kernel that lacks a row the other has: loud failure (2)|2|stock|lacks
+	pass|compare, a row skipped on one kernel only: loud failure (2)|2|stock|skipped
+	pass|compare, a .end that counts other than the row's lines: loud failure (2)|2|stock|miscount
+	pass|compare, rows recorded twice (a file appended to): loud failure (2)|2|stock|twice
+	EOF
 }
 
 # bisect-run.sh --observe: a fake kernel tree, build and VM (fake_vm), whose
@@ -1604,14 +1578,12 @@ st_bisect_observe()
 	expect pass "bisect --observe, the observation shows the good value: good (0)" \
 		bisect_says 0 --observe "$spec"
 	observe_guest 0 1
-	expect pass "bisect --observe, the observation shows another value: bad (1)" \
-		bisect_says 1 --observe "$spec"
-	expect pass "bisect --observe, an observer the row has not: stop (128), not skip" \
-		bisect_says 128 --observe egress_mirred.ipv4:model.nosuch=1
-	expect pass "bisect --observe, a row the records do not hold: skip (125)" \
-		bisect_says 125 --observe egress_mirred.ipv6:model.hook=1
-	expect pass "bisect --observe without =VALUE: stop (128)" \
-		bisect_says 128 --observe egress_mirred.ipv4:model.hook
+	cases bisect_says <<-EOF
+	pass|bisect --observe, the observation shows another value: bad (1)|1|--observe|$spec
+	pass|bisect --observe, an observer the row has not: stop (128), not skip|128|--observe|egress_mirred.ipv4:model.nosuch=1
+	pass|bisect --observe, a row the records do not hold: skip (125)|125|--observe|egress_mirred.ipv6:model.hook=1
+	pass|bisect --observe without =VALUE: stop (128)|128|--observe|egress_mirred.ipv4:model.hook
+	EOF
 	guest 0 "1..1" "ok 1 tc_skip_egress.ipv4.egress_mirred" "TSE-RECORDS-BEGIN 0" \
 		"$(grep -v '\.end' "$ST/fv/rec.tsv" | grep '^egress_mirred.ipv4')" TSE-RECORDS-END
 	expect pass "bisect --observe, the row cut short (no .end): skip (125)" \
@@ -1646,57 +1618,30 @@ st_header_adds()
 		bash -c "awk '/^diff --git a.include.linux.skbuff.h/ { p = 1 } /^diff --git a.net/ { p = 0 } p' \
 			$TOP/vm/kernels/fix-6.1/0001-*.patch | awk -f $TOP/vm/header-adds.awk |
 			grep -qx skb_set_redirected_noclear"
-	expect pass "header-adds, an added macro" \
-		header_adds ' #include <a.h>' '+#define X(a) \' '+	((a) + 1)' ' #include <b.h>'
-	expect fail "header-adds, a field added to a struct: other objects' layout changes" \
-		header_adds ' struct a {' '+	int b;' ' };'
-	expect fail "header-adds, a line removed" \
-		header_adds ' struct a {' '-	int b;' ' };'
-	expect fail "header-adds, a declaration added" \
-		header_adds ' #include <a.h>' '+extern int x;' ' #include <b.h>'
-	expect fail "header-adds, a function that does not end in the hunk" \
-		header_adds ' #include <a.h>' '+static inline int f(void)' '+{' ' 	return 0;'
+	cases header_adds <<-'EOF'
+	pass|header-adds, an added macro| #include <a.h>|+#define X(a) \|+	((a) + 1)| #include <b.h>
+	fail|header-adds, a field added to a struct: other objects' layout changes| struct a {|+	int b;| };
+	fail|header-adds, a line removed| struct a {|-	int b;| };
+	fail|header-adds, a declaration added| #include <a.h>|+extern int x;| #include <b.h>
+	fail|header-adds, a function that does not end in the hunk| #include <a.h>|+static inline int f(void)|+{| 	return 0;
+	EOF
 }
 
 selftests()
 {
+	local g
+
 	ST=$(mktemp -d)
 	LEAK=
-	st_rows
-	st_expected_tests
-	st_repeat_and_time
-	st_controls
-	st_compare
-	st_vmtest_judge
-	st_test_progs_tap
-	st_test_progs_check
-	st_no_jq
-	st_leftovers
-	st_bisect
-	st_series_check
-	st_series_matrix
-	st_peers
-	st_bench_summarize
-	st_compare_input
-	st_leftovers_blind
-	st_stress_bad_input
-	st_vmtest_save
-	st_host_checks
-	st_kmsg_writer
-	st_kmsg_private
-	st_leftovers_foreign
-	st_leftovers_tunnels
-	st_stress_kills
-	st_stress_kill_points
-	st_stress_cut_runs
-	st_one_die
-	st_set_u
-	st_make_steps
-	st_docs_refs
-	st_scenario_rows
-	st_kernel_compare
-	st_bisect_observe
-	st_header_adds
+	for g in rows expected_tests repeat_and_time controls compare \
+		  vmtest_judge test_progs_tap test_progs_check no_jq leftovers bisect \
+		  series_check series_matrix peers bench_summarize leftovers_blind \
+		  stress_bad_input vmtest_save host_checks kmsg_writer kmsg_private \
+		  leftovers_foreign leftovers_tunnels stress_kills stress_kill_points \
+		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
+		  kernel_compare bisect_observe header_adds; do
+		"st_$g"
+	done
 	selftests_cleanup
 }
 

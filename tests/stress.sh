@@ -1,10 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make stress: is the suite trustworthy over thousands of runs? Measures
-# cleanup after kills at random points, parallel runs, repeatability with
-# the other core busy, kernel-warning detection, bad input handling, and
-# (in VMs; STRESS_VM=0 leaves it out) bounded time on kernels that loop,
-# then prints a summary with the numbers.
+# make stress: cleanup after kills, parallel and repeated runs, kernel
+# warnings, bad input and (in VMs; STRESS_VM=0 leaves it out) bounded time
+# on looping kernels; docs/stress.md says what each part checks.
 # No -e: every part takes its commands' statuses and judges them.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -38,11 +36,9 @@ verdicts_of()
 
 # Kill a run at a random point with SIGINT (the whole process group, as
 # Ctrl-C does), SIGTERM (the runner only) or SIGKILL (as a timeout does).
-# The run is a session of its own (RUN_SID). It starts with SIGINT at its
-# default: a script's background job starts with SIGINT ignored, and the
-# suite does not handle it, so a plain "setsid SUITE &" never died of the
-# INT and ran to its end. RUN_RC is how it ended: 128 + the signal when
-# the signal killed it.
+# The run is a session of its own (RUN_SID), with SIGINT at its default
+# (docs/checkers.md: else it never died of the INT). RUN_RC is how it
+# ended: 128 + the signal when the signal killed it.
 RUN_SID=
 RUN_RC=
 kill_at_random()
@@ -183,24 +179,13 @@ s_repeat()
 	fi
 }
 
-# Lines written to /dev/kmsg during a test must surface in its result.
-# The test is a control, one that passes on every kernel of the matrix,
-# stock included (ingress_mirred.ipv4), and it must pass here first
-# without the warning: then the warning is the one reason it can fail.
-# A test that fails on this kernel anyway (egress_unrelated.ipv4 on stock:
-# reclassified) would report its own diagnosis first, and the check would
-# show nothing of the warning's path. The writer stops with this script
-# (cleanup), and by itself once the script is gone.
-#
-# STRESS_KMSG says where the warnings go. "real" (the default, make
-# stress): the kernel's log, /dev/kmsg, the one way to see that the suite
-# reads the kernel's own records; but every run of the suite on the
-# machine reads that log too (tse_kernel_log_check), and another one
-# running meanwhile fails as kernel-warning. "private" (make check's light
-# stress, tests/run.sh): both runs of the suite see, in a mount namespace
-# of their own, a file bound over /dev/kmsg, and the warnings go to that
-# file; the host's log is not touched, and the check does not see others'
-# warnings either.
+# Lines written to /dev/kmsg during a test must surface in its result:
+# the control STRESS_WARN_ROW, which must pass first without them, fails
+# as kernel-warning. STRESS_KMSG says where the warnings go: "real" (make
+# stress) the kernel's log, which every run of the suite on the machine
+# reads (tse_kernel_log_check); "private" (make check's light stress) a
+# file bound over /dev/kmsg in a mount namespace of the two runs' own.
+# docs/stress.md and docs/checkers.md say why.
 STRESS_WARN_ROW=${STRESS_WARN_ROW:-ingress_mirred.ipv4}
 STRESS_KMSG=${STRESS_KMSG:-real}
 
