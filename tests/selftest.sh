@@ -390,12 +390,14 @@ fake_test_progs()
 		shift
 	done
 	echo "#1/1     tc_redirect_ifb/egress_mirred_ipv4:OK"
+	cat "$ST/tp/skips" 2>/dev/null
+	echo "\$names" >>"$ST/tp/calls"
 	names=\${names#*/}
 	[ -f "$ST/tp/\$names.json" ] || names=all
 	[ -f "$ST/tp/\$names.json" ] && cp "$ST/tp/\$names.json" "\$json"
 	exit \$(cat "$ST/tp/rc" 2>/dev/null || echo 0)
 	EOF
-	rm -f "$ST"/tp/*.json "$ST/tp/rc"
+	rm -f "$ST"/tp/*.json "$ST/tp/rc" "$ST/tp/skips" "$ST/tp/calls"
 }
 
 # tp_json NAME SUCCESS SUBTESTS SKIPPED FAILED [RESULT...]: test_progs'
@@ -422,6 +424,17 @@ tp_tap_says()
 	[ "$(tap_verdicts <"$ST/tp/tap" | paste -sd' ')" = "$*" ]
 }
 
+# ... after running test_progs N ($1) times (once for all rows, once for
+# each skip's reason, once for each row run again alone).
+tp_tap_runs_says()
+{
+	local runs=$1
+
+	shift
+	rm -f "$ST/tp/calls"
+	tp_tap_says "$@" && [ "$(wc -l <"$ST/tp/calls")" = "$runs" ]
+}
+
 st_test_progs_tap()
 {
 	local failed='{"name":"egress_mirred_ipv4","number":1,"failed":true,"message":"clsact counted 10\ndiagnosis: reclassified\n"}'
@@ -441,7 +454,15 @@ st_test_progs_tap()
 	tp_json egress_mirred_ipv4 1 1 0 0
 	tp_json ingress_mirred_ipv4 1 0 1 0
 	expect pass "test_progs-tap, a skip found by running the subtests alone" \
-		tp_tap_says $e pass $i skip
+		tp_tap_runs_says 4 $e pass $i skip
+	echo "#1/2     tc_redirect_ifb/ingress_mirred_ipv4:SKIP" >"$ST/tp/skips"
+	expect pass "test_progs-tap, a skip its result line names, as many as counted: no row runs again" \
+		tp_tap_runs_says 2 $e pass $i skip
+	tp_json all 1 1 2 0
+	expect fail "test_progs-tap, more skips counted than named: no verdict from the names" \
+		tp_tap_runs_says 2 $e pass $i skip
+	tp_json all 1 1 1 0
+	rm -f "$ST/tp/skips"
 	tp_json ingress_mirred_ipv4 1 0 0 0
 	expect fail "test_progs-tap, a subtest that does not run alone" tp_tap
 	# The runner's exit code counts: a crash after a summary that
