@@ -21,9 +21,9 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <linux/types.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,7 +195,7 @@ static int sink(int port)
 {
 	static char buf[SINK_BUF];
 	unsigned long long total = 0;
-	uint32_t word[2];
+	__u32 word[2];
 	long long cpu0;
 	ssize_t n;
 	int conn;
@@ -253,7 +253,7 @@ static int stream(const char *addr, int port, double seconds,
 	char buf[MSG_SIZE] = "payload";
 	unsigned long long sent = 0, got;
 	struct run_cost cost;
-	uint32_t word[2];
+	__u32 word[2];
 	double start, end;
 	size_t have = 0;
 	ssize_t n;
