@@ -164,17 +164,25 @@ t_test_progs_agrees()
 # (/proc/PID/autogroup) ranks it below; where there are no autogroups the
 # file is missing and nice alone does it. Measured at 825b49f, with nice
 # alone: the 6.1 build took half the cores beside the 6.12 VM steps.
+# group_nice PGID N: the prebuild's tasks and its autogroup at nice N.
+group_nice()
+{
+	renice -n "$2" -g "$1" >/dev/null 2>&1
+	echo "$2" 2>/dev/null >"/proc/$1/autogroup"
+	return 0
+}
+export -f group_nice
+
 vm_prebuild()
 {
 	[ "${CHECK_VM:-1}" != 0 ] || return 0
 	# Its own process group (setsid), for the trap below to end it.
 	setsid nice -n 19 bash -c '
-		echo 19 >/proc/$$/autogroup 2>/dev/null
+		group_nice $$ 19
 		[ "$1" = 0 ] || VM_LOCK=$2 "$0/vm/vmtest-lts.sh" --prepare &
 		"$0/vm/vmtest.sh" --build stock fix
 		echo "prebuild: 6.12 stock and fix, exit $? ($SECONDS s)"
-		renice -n 19 -g $$ >/dev/null
-		echo 19 >/proc/$$/autogroup 2>/dev/null
+		group_nice $$ 19
 		[ "$1" != 0 ] || exit 0
 		wait $!
 		echo "prebuild: 6.1 tree made, exit $? ($SECONDS s)"
@@ -223,8 +231,7 @@ bg_join()
 vm_prebuild_unnice()
 {
 	[ -n "${PREBUILD:-}" ] || return 0
-	renice -n 0 -g "$PREBUILD" >/dev/null 2>&1 || true
-	echo 0 >"/proc/$PREBUILD/autogroup" 2>/dev/null || true
+	group_nice "$PREBUILD" 0
 }
 
 vm_prebuild_wait()
@@ -281,7 +288,7 @@ make_step()
 
 # The fast-path gate (make bench-check): one icount round of stock and fix,
 # instruction counts, not times. It reuses the two kernels built above and
-# adds about 3 minutes. Its verdict's own self-test runs first, in it.
+# adds two boots, about a minute each alone. Its verdict's own self-test runs first, in it.
 t_bench_check()
 {
 	BENCH_OUT="$OUT/bench" make_step bench-check \
@@ -306,7 +313,7 @@ t_series_check()
 
 # make vmtest-lts: stock 6.1 and the backport (vm/kernels/fix-6.1/), built
 # from linux-source-6.1, give vm/expected-matrix-6.1.txt in both front ends.
-# Two more kernel builds: about 7 minutes cold on a quiet 2-core machine.
+# Two more kernel builds: about 9 minutes cold on a quiet 2-core machine.
 t_vm_lts()
 {
 	VM_JOBS=1 make_step vmtest-lts \
