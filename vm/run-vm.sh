@@ -92,6 +92,10 @@ start_qemu()
 	# Instruction counting runs one vCPU: the figures then do not
 	# depend on how the host schedules vCPU threads.
 	[ "$accel" = icount ] && smp=1
+	# norandmaps: TCG finds the code it translated by virtual address,
+	# so with randomised mappings every exec translates ld.so and libc
+	# again. Without, a test's ip and tc batches cost a third
+	# (docs/vm.md). The suite does not depend on userspace ASLR.
 	# shellcheck disable=SC2046
 	timeout -k 5 "$timeout" qemu-system-x86_64 $(accel_args) \
 		-m "${VM_MEM:-1G}" -smp "$smp" \
@@ -99,7 +103,7 @@ start_qemu()
 		-kernel "$image" ${initrd:+-initrd "$initrd"} \
 		-append "console=ttyS0 panic=-1 root=root rootfstype=9p \
 rootflags=trans=virtio,version=9p2000.L,msize=1048576,cache=loose ro \
-init=$VM_DIR/init.sh vmtest_dir=$dir ${VM_APPEND:-}" \
+init=$VM_DIR/init.sh vmtest_dir=$dir norandmaps ${VM_APPEND:-}" \
 		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=root,mount_tag=root \
 		-serial "file:$console" -serial "file:$dir/out" \
