@@ -288,7 +288,8 @@ make_step()
 
 # The fast-path gate (make bench-check): one icount round of stock and fix,
 # instruction counts, not times. It reuses the two kernels built above and
-# adds two boots, about a minute each alone. Its verdict's own self-test runs first, in it.
+# adds two boots, about a minute each alone. Its verdict's own self-test
+# runs first, in it.
 t_bench_check()
 {
 	BENCH_OUT="$OUT/bench" make_step bench-check \

@@ -852,6 +852,43 @@ st_series_check()
 	stand_in "$ST/fv/build/src/scripts/checkpatch.pl" 'echo "total: 0 errors, 0 warnings, 0 checks, 10 lines checked"'
 	expect pass "series-check, checkpatch.pl clean" series_fn run_checkpatch "$ST/fv/0001-x.patch"
 	st_series_fix_runs
+	st_series_tools
+}
+
+# series-check's take_tools, on a tree in $ST/tt whose vm-base the last
+# commit changed: it takes BUILD's libbpf and bpftool, or builds its own.
+takes_tools()
+{
+	rm -rf "$ST/tt/check" && mkdir -p "$ST/tt/check" &&
+	VM_BUILD=$ST/tt BUILD=$ST/tt/build SERIES_CHECK_DIR=$ST/tt/check \
+		bash -c "$SCRIPT_FN" "$TOP/vm/series-check.sh" take_tools &&
+		[ -x "$ST/tt/check/bpftool/bpftool" ] && [ -f "$ST/tt/check/libbpf/libbpf.a" ]
+}
+
+# commit_to_tt FILE: a new line in $ST/tt/src/FILE, committed.
+commit_to_tt()
+{
+	echo "$RANDOM" >>"$ST/tt/src/$1"
+	git -C "$ST/tt/src" add -f -A . &&
+		git -C "$ST/tt/src" -c user.name=t -c user.email=t@localhost commit -q -m "$1"
+}
+
+# The suite's libbpf and bpftool serve the series only when it leaves
+# every file they are built from (tools/ outside tools/testing).
+st_series_tools()
+{
+	rm -rf "$ST/tt"
+	mkdir -p "$ST/tt/src/tools/lib/bpf" "$ST/tt/src/tools/testing" "$ST/tt/build/libbpf"
+	: >"$ST/tt/build/libbpf/libbpf.a"
+	stand_in "$ST/tt/build/bpftool/bpftool" true
+	git -C "$ST/tt/src" init -q
+	commit_to_tt tools/lib/bpf/libbpf.c && git -C "$ST/tt/src" tag vm-base
+	commit_to_tt tools/testing/t
+	expect pass "series-check takes libbpf and bpftool, the series changing tools/testing only" \
+		takes_tools
+	commit_to_tt tools/lib/bpf/libbpf.c
+	expect fail "series-check builds its own libbpf and bpftool, the series changing tools/lib/bpf" \
+		takes_tools
 }
 
 # series_takes FRONT: series-check.sh takes the fix column's run in
