@@ -21,10 +21,11 @@ set -uo pipefail
 SUITE=(make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcap-dev
        iproute2 util-linux procps xz-utils rsync linux-source-6.12 jq)
 # Kernel builds (vm/build-kernel.sh: a git working copy of the tree; flex,
-# bison, bc, perl and libssl-dev for the kernel's own build) and qemu. The
+# bison, bc, perl and libssl-dev for the kernel's own build), qemu, and
+# ccache, which keeps compiled objects across clones (vm/lib.sh, vm_kmake). The
 # initramfs of make vmtest-distro uses busybox-static's own cpio, fetched
 # with apt-get download by vm/distro.sh, not installed.
-VM=(git perl flex bison bc libssl-dev qemu-system-x86)
+VM=(git perl flex bison bc libssl-dev qemu-system-x86 ccache)
 # bench/: iperf3 (the stream workloads, in the guest), gnuplot-nox (the plots).
 BENCH=(iperf3 gnuplot-nox)
 # vm/peers.sh: netsniff-ng (mausezahn), ncat, jq, psmisc (killall), kmod

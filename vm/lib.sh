@@ -21,6 +21,7 @@ fi
 VM_OBJ=${VM_OBJ:-$VM_BUILD/obj${VM_EXTRA_NAME:+-$VM_EXTRA_NAME}}
 VM_LOCK=${VM_LOCK:-$VM_BUILD/src.lock}
 VM_ARCH=x86_64
+VM_CCACHE_DIR=${VM_CCACHE_DIR:-/var/cache/tc-skip-egress/ccache}
 
 . "$VM_ROOT/scripts/lib.sh"
 
@@ -219,12 +220,30 @@ vm_config()
 		return 0
 	mapfile -t files < <(vm_config_files)
 	mkdir -p "$obj"
-	make -s -C "$src" O="$obj" ARCH=$VM_ARCH tinyconfig >/dev/null &&
+	vm_kmake -s -C "$src" O="$obj" tinyconfig >/dev/null &&
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 		"${files[@]}" >/dev/null &&
-	make -s -C "$src" O="$obj" ARCH=$VM_ARCH olddefconfig >/dev/null &&
+	vm_kmake -s -C "$src" O="$obj" olddefconfig >/dev/null &&
 	vm_config_check "$src" "$obj" &&
 	echo "$key" > "$obj/.vm-config-key"
+}
+
+# The kernel's make, its compiler behind ccache when there is one. The
+# cache lives outside the clone (VM_CCACHE_DIR), so that a fresh clone on
+# the same machine, CI's among them, finds the objects an earlier one
+# built. Paths are taken relative to the clone (CCACHE_BASEDIR), so that
+# two clones in different folders share hits; the working copy is checked
+# out anew for every variant, so mtimes say nothing (sloppiness).
+vm_kmake()
+{
+	if ! command -v ccache >/dev/null; then
+		make ARCH=$VM_ARCH "$@"
+		return
+	fi
+	CCACHE_DIR=$VM_CCACHE_DIR CCACHE_BASEDIR=$VM_ROOT CCACHE_NOHASHDIR=1 \
+	CCACHE_MAXSIZE=${VM_CCACHE_SIZE:-10G} \
+	CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime \
+		make ARCH=$VM_ARCH CC="ccache gcc" "$@"
 }
 
 # Build $obj/arch/x86/boot/bzImage from $src; output goes to $log.
@@ -234,7 +253,7 @@ vm_make()
 
 	mkdir -p "${log%/*}"
 	vm_config "$src" "$obj" >"$log" 2>&1 &&
-	make -C "$src" O="$obj" ARCH=$VM_ARCH -j"$(nproc)" bzImage >>"$log" 2>&1
+	vm_kmake -C "$src" O="$obj" -j"$(nproc)" bzImage >>"$log" 2>&1
 }
 
 # The first error in a build log, for a one-line message.
