@@ -9,10 +9,16 @@
 # Each flag adds the group of the top-level Makefile's deps-vm, deps-bench,
 # deps-peers, deps-series or deps-full-build, on which the targets that
 # need it depend. DEPS_DRY_RUN=1 prints the groups' packages and the
-# missing ones, and installs nothing.
+# missing ones, and installs nothing. Without dpkg-query (another
+# distribution), nothing is installed: it looks for the commands and
+# headers the packages provide, and names each one missing with its Debian
+# package. DEPS_NO_DPKG=1 takes that path where dpkg is, to test it.
 #
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+TARBALL=/usr/src/linux-source-6.12.tar.xz
 
 # The suite and its test_progs front end: compilers, libbpf's and bpftool's
 # build needs, iproute2, the 6.12 tree (scripts/kdir.sh extracts it with
@@ -37,22 +43,109 @@ SERIES=(git)
 # installs clang-19, llvm-19, lld-19 and pahole itself.
 FULL_BUILD=(libssl-dev)
 
-main()
+# What a package provides, to look for where no dpkg can be asked: commands
+# on PATH, headers (h:) and python3 modules (py:); "a|b" takes either one.
+# A package not listed provides the command of its own name.
+provides()
 {
-	local p missing=() pkgs=("${SUITE[@]}")
+	case $1 in
+	llvm)			echo 'llvm-strip|llvm-objcopy' ;;
+	libelf-dev)		echo h:gelf.h ;;
+	zlib1g-dev)		echo h:zlib.h ;;
+	libcap-dev)		echo h:sys/capability.h ;;
+	libssl-dev)		echo h:openssl/ssl.h ;;
+	iproute2)		echo ip tc ;;
+	util-linux)		echo unshare nsenter ;;
+	procps)			echo ps pkill ;;
+	xz-utils)		echo xz ;;
+	qemu-system-x86)	echo qemu-system-x86_64 ;;
+	gnuplot-nox)		echo gnuplot ;;
+	netsniff-ng)		echo mausezahn ;;
+	psmisc)			echo killall ;;
+	kmod)			echo depmod modinfo ;;
+	python3-pyroute2)	echo py:pyroute2 ;;
+	iputils-ping)		echo ping ;;
+	*)			echo "$1" ;;
+	esac
+}
+
+# The compiler's own search finds a header wherever the distribution puts
+# it (another prefix, a multiarch directory); with no compiler (named
+# missing anyway), /usr/include.
+has_header()
+{
+	local cc
+
+	cc=$(command -v cc || command -v gcc || command -v clang) ||
+		{ [ -f "/usr/include/$1" ]; return; }
+	echo "#include <$1>" | "$cc" -E -x c - >/dev/null 2>&1
+}
+
+# Whether one of provides' words ("a|b": either) is on this machine.
+has()
+{
+	local t
+
+	for t in ${1//|/ }; do
+		case $t in
+		h:*)	has_header "${t#h:}" ;;
+		py:*)	python3 -c "import ${t#py:}" 2>/dev/null ;;
+		*)	command -v "$t" >/dev/null ;;
+		esac && return 0
+	done
+	return 1
+}
+
+# Whether the 6.12 tarball is wanted and absent. scripts/kdir.sh extracts
+# it only into the default KDIR, and only once; any other KDIR it takes as
+# it is (and says so if it is no kernel tree).
+tarball_missing()
+{
+	local def=${BUILD:-$TOP/build}/linux-source-6.12
+
+	[ "${KDIR:-$def}" = "$def" ] && [ ! -f "$def/Makefile" ] && [ ! -f "$TARBALL" ]
+}
+
+# "WHAT (Debian: PACKAGE)" for each thing missing of the packages given,
+# joined with ", ": what the reader must provide, and the Debian package
+# to find its own distribution's name by. The tarball's way out, a KDIR of
+# one's own, comes last, for the list to read as one.
+missing_things()
+{
+	local p t out='' kdir=''
 
 	for p in "$@"; do
-		case $p in
-		--vm)		pkgs+=("${VM[@]}") ;;
-		--bench)	pkgs+=("${BENCH[@]}") ;;
-		--peers)	pkgs+=("${PEERS[@]}") ;;
-		--series)	pkgs+=("${SERIES[@]}") ;;
-		--full-build)	pkgs+=("${FULL_BUILD[@]}") ;;
-		*)		usage ;;
-		esac
+		if [ "$p" = linux-source-6.12 ]; then
+			tarball_missing || continue
+			out+=", $TARBALL (Debian: $p)"
+			kdir="; or set KDIR to a 6.12 kernel tree"
+			continue
+		fi
+		for t in $(provides "$p"); do
+			has "$t" || { t=${t%%|*}; out+=", ${t#*:} (Debian: $p)"; }
+		done
 	done
-	# Each package once, in the order given.
-	read -r -a pkgs <<< "$(printf '%s\n' "${pkgs[@]}" | awk '!seen[$0]++' | tr '\n' ' ')"
+	echo "${out#, }$kdir"
+}
+
+# Another distribution: nothing is installed, what is missing is named.
+check_no_dpkg()
+{
+	local missing
+
+	missing=$(missing_things "$@")
+	if [ "${DEPS_DRY_RUN:-0}" != 0 ]; then
+		echo "deps: packages: $*"
+		echo "deps: no dpkg, missing: ${missing:-nothing}"
+		return 0
+	fi
+	[ -z "$missing" ] || die "missing, and no dpkg to install it: $missing"
+}
+
+install_debian()
+{
+	local p missing=() pkgs=("$@")
+
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing+=("$p")
@@ -72,6 +165,29 @@ main()
 	   ! apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends \
 		"${missing[@]}" >/dev/null; then
 		die "apt-get install ${missing[*]} failed"
+	fi
+}
+
+main()
+{
+	local p pkgs=("${SUITE[@]}")
+
+	for p in "$@"; do
+		case $p in
+		--vm)		pkgs+=("${VM[@]}") ;;
+		--bench)	pkgs+=("${BENCH[@]}") ;;
+		--peers)	pkgs+=("${PEERS[@]}") ;;
+		--series)	pkgs+=("${SERIES[@]}") ;;
+		--full-build)	pkgs+=("${FULL_BUILD[@]}") ;;
+		*)		usage ;;
+		esac
+	done
+	# Each package once, in the order given.
+	read -r -a pkgs <<< "$(printf '%s\n' "${pkgs[@]}" | awk '!seen[$0]++' | tr '\n' ' ')"
+	if [ "${DEPS_NO_DPKG:-0}" = 0 ] && command -v dpkg-query >/dev/null; then
+		install_debian "${pkgs[@]}"
+	else
+		check_no_dpkg "${pkgs[@]}"
 	fi
 }
 
