@@ -481,19 +481,26 @@ st_test_progs_tap()
 	rm -f "$ST/tp/rc"
 }
 
-# A PATH with every command of this one but jq: links in $ST/nojq.
-no_jq_path()
+# A PATH with every command of this one but NAME ($1): links in
+# $ST/no-NAME.
+path_without()
 {
+	local dir=$ST/no-$1
 	local -a dirs
 
-	if [ ! -d "$ST/nojq" ]; then
-		mkdir -p "$ST/nojq"
+	if [ ! -d "$dir" ]; then
+		mkdir -p "$dir"
 		IFS=: read -ra dirs <<<"$PATH"
 		# The first of two commands of one name wins, as on PATH.
-		find "${dirs[@]}" -mindepth 1 -maxdepth 1 ! -name jq -print0 2>/dev/null |
-			xargs -0 ln -s -t "$ST/nojq" 2>/dev/null
+		find "${dirs[@]}" -mindepth 1 -maxdepth 1 ! -name "$1" -print0 2>/dev/null |
+			xargs -0 ln -s -t "$dir" 2>/dev/null
 	fi
-	echo "$ST/nojq"
+	echo "$dir"
+}
+
+no_jq_path()
+{
+	path_without jq
 }
 
 # CMD... run with jq off the PATH must fail, and say so ("no jq on PATH").
@@ -534,6 +541,65 @@ st_no_jq()
 	expect pass "test_progs-tap without jq on PATH fails, naming jq" fails_naming_jq tp_tap
 	PATH=$(no_jq_path) bash -c 'command -v awk sed cp ip mktemp >/dev/null && ! command -v jq' ||
 		fail "self-test: the PATH in $(no_jq_path) has jq, or lacks more than jq"
+}
+
+# scripts/deps.sh where there is no dpkg (DEPS_NO_DPKG=1), run with ARGS.
+deps_no_dpkg()
+{
+	DEPS_NO_DPKG=1 "$TOP/scripts/deps.sh" "$@"
+}
+
+# deps.sh without dpkg, after the Debian path has installed the suite's
+# packages, says nothing and passes.
+deps_silent()
+{
+	local out
+
+	out=$(deps_no_dpkg 2>&1) || { echo "$out"; return 1; }
+	[ -z "$out" ] || { echo "said: $out"; return 1; }
+}
+
+# deps.sh without dpkg, with clang off the PATH: must fail, naming clang
+# and its Debian package, and nothing else (the PATH hides clang alone).
+deps_without_clang()
+{
+	local nc rc
+
+	nc=$(path_without clang)
+	PATH=$nc deps_no_dpkg >"$ST/deps.out" 2>&1
+	rc=$?
+	cat "$ST/deps.out"
+	echo "exit $rc"
+	[ "$rc" != 0 ] && grep -qxF "deps.sh: missing, and no dpkg to install it: clang (Debian: clang)" \
+		"$ST/deps.out"
+}
+
+# What dpkg finds installed, in every group, the probes must find too: a
+# probe of a wrong name would otherwise fail on other distributions alone.
+deps_probes_agree()
+{
+	local -a all=(--vm --bench --peers --series --full-build)
+	local installed_missing probed p
+
+	command -v dpkg-query >/dev/null || { echo "no dpkg-query: nothing to agree with"; return 0; }
+	installed_missing=$(DEPS_DRY_RUN=1 "$TOP/scripts/deps.sh" "${all[@]}" |
+		sed -n 's/^deps: would install: //p')
+	probed=$(DEPS_DRY_RUN=1 deps_no_dpkg "${all[@]}" | grep '^deps: no dpkg, missing: ') ||
+		{ echo "DEPS_NO_DPKG=1 DEPS_DRY_RUN=1 did not probe"; return 1; }
+	for p in $(grep -o '(Debian: [^)]*)' <<<"$probed" | sed 's/^(Debian: //; s/)$//' | sort -u); do
+		[[ " $installed_missing " == *" $p "* ]] ||
+			{ echo "$p: installed, but its probe finds nothing"; return 1; }
+	done
+}
+
+st_deps()
+{
+	expect pass "deps.sh without dpkg, the suite's packages installed: passes, silent" \
+		deps_silent
+	expect pass "deps.sh without dpkg or clang on PATH fails, naming clang (Debian: clang)" \
+		deps_without_clang
+	expect pass "deps.sh without dpkg finds every group's packages dpkg has installed" \
+		deps_probes_agree
 }
 
 # test_progs-check.sh with a stand-in kselftest binary that prints $ST/tap
@@ -1692,7 +1758,7 @@ selftests()
 	ST=$(mktemp -d)
 	LEAK=
 	for g in rows expected_tests repeat_and_time controls compare \
-		  vmtest_judge test_progs_tap test_progs_check no_jq leftovers bisect \
+		  vmtest_judge test_progs_tap test_progs_check no_jq deps leftovers bisect \
 		  series_check series_matrix peers bench_summarize leftovers_blind \
 		  stress_bad_input vmtest_save host_checks kmsg_writer kmsg_private \
 		  leftovers_foreign leftovers_tunnels stress_kills stress_kill_points \
