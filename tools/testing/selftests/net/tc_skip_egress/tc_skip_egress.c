@@ -2,13 +2,10 @@
 /*
  * kselftest front end of the tc_skip_egress scenarios (tse.h): one fixture
  * that holds a scenario's topology, one variant per IP version, one test
- * per scenario of the library's table, e.g. tc_skip_egress.ipv6.egress_mirred.
- * The fixture's setup builds the topology of the scenario the test is
- * named after; the test sends its traffic and checks each oracle.
+ * per scenario of the library's list, e.g. tc_skip_egress.ipv6.egress_mirred.
+ * Each test builds the topology of the scenario it is named after, sends
+ * its traffic and checks each oracle; the teardown removes it all.
  */
-#include <stdlib.h>
-#include <sys/mman.h>
-
 #include "../../kselftest_harness.h"
 #include "tse.h"
 
@@ -29,21 +26,30 @@ FIXTURE_VARIANT_ADD(tc_skip_egress, ipv6) {
 	.family = TSE_V6,
 };
 
-/* The test's name is the scenario's. */
 FIXTURE_SETUP(tc_skip_egress)
 {
-	self->t = tse_setup(_metadata->name, variant->family, &self->res);
-	ASSERT_NE(NULL, self->t);
-	if (self->res.status == TSE_SKIP)
-		SKIP(return, "%s", self->res.reason);
-	if (self->res.status != TSE_PASS)
-		ksft_print_msg("diagnosis: %s\n", self->res.diagnosis);
-	ASSERT_EQ(TSE_PASS, self->res.status) TH_LOG("setup: %s", self->res.reason);
+	self->t = NULL;
 }
 
 FIXTURE_TEARDOWN(tc_skip_egress)
 {
 	tse_teardown(self->t);
+}
+
+/*
+ * Build @scenario's topology. A missing feature skips the test; any other
+ * setup error fails it, and the message names the command that failed.
+ */
+static void build(struct __test_metadata *_metadata, struct tse_test **t,
+		  struct tse_result *res, int family, const char *scenario)
+{
+	*t = tse_setup(scenario, family, res);
+	ASSERT_NE(NULL, *t);
+	if (res->status == TSE_SKIP)
+		SKIP(return, "%s", res->reason);
+	if (res->status != TSE_PASS)
+		ksft_print_msg("diagnosis: %s\n", res->diagnosis);
+	ASSERT_EQ(TSE_PASS, res->status) TH_LOG("setup: %s", res->reason);
 }
 
 /*
@@ -79,38 +85,28 @@ static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 	_metadata->exit_code = KSFT_FAIL;
 }
 
-/* What every test runs: the scenario it is named after. */
-TEST_F(tc_skip_egress, scenario)
+static void run(struct __test_metadata *_metadata, struct tse_test **t,
+		struct tse_result *res, int family, const char *scenario)
 {
-	exercise(_metadata, self->t, &self->res);
+	build(_metadata, t, res, family, scenario);
+	if (res->status == TSE_PASS)
+		exercise(_metadata, *t, res);
 }
 
 /*
- * One test per scenario of the library's table (tse_table.h), named after
- * it: the harness registered the test above once; it takes the first
- * scenario's name, and a copy of it, shared with the test's fork as the
- * harness's own are, is registered for each other one, in table order.
- * The list of scenarios lives in the library alone.
+ * One test per line of the library's list of scenarios (tse_table.h),
+ * named after it: the list lives in the library alone, which finds the
+ * scenario by that name.
  */
-static void __attribute__((constructor(KSELFTEST_PRIO_TEST + 1)))
-register_scenarios(void)
-{
-	struct __test_metadata *first = _tc_skip_egress_scenario_object, *t;
-	int i;
-
-	first->name = tse_scenario_name(0);
-	for (i = 1; i < tse_scenario_count(); i++) {
-		t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (t == MAP_FAILED)
-			abort();
-		t->name = tse_scenario_name(i);
-		t->fn = first->fn;
-		t->fixture = first->fixture;
-		t->termsig = first->termsig;
-		t->timeout = first->timeout;
-		__register_test(t);
+#define TSE_SCENARIO(name)						\
+	static const char name##_scenario[] = #name;			\
+	TEST_F(tc_skip_egress, name)					\
+	{								\
+		run(_metadata, &self->t, &self->res, variant->family,	\
+		    name##_scenario);					\
 	}
-}
+#define TSE_GRID(name, ...)	TSE_SCENARIO(name)
+#define TSE_ROW(name, ...)	TSE_SCENARIO(name)
+#include "tse_table.h"
 
 TEST_HARNESS_MAIN

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The scenarios: each line is one test, for IPv4 and IPv6, in both front
- * ends (tse_scenarios.c makes it a table entry, from which the harness
- * registers a test and test_progs runs a subtest), and a row of the
+ * ends (the harness has a TEST_F of its name; tse_scenarios.c makes it a
+ * table entry, from which test_progs runs a subtest), and a row of the
  * expected matrices. A scenario is added here, and nowhere else.
  *
  * TSE_GRID(name, site, device, solo, aggregate): a point of the grid
@@ -15,7 +15,8 @@
  * for what the grid has no axis for, with its own setup and judge
  * (tse_scenarios.c).
  *
- * tse_scenarios.c includes this file with the two macros defined.
+ * tse_scenarios.c includes this file with the two macros defined, and so
+ * does the kselftest front end, which takes only the names.
  */
 TSE_GRID(egress_mirred, CLSACT_MIRRED, NONE, false, false)
 TSE_GRID(egress_mirred_vlan_solo, CLSACT_MIRRED, VLAN, true, false)
