@@ -34,6 +34,16 @@ t_builds()
 		fail "suite binary $SUITE missing"
 }
 
+# The library's parts use only the parts tse_internal.h lists above them.
+t_library_layered()
+{
+	local out
+
+	out=$("$TOP/tests/layers.sh" "${SUITE%/*}" 2>&1) &&
+		pass "the scenario library is layered as tse_internal.h lists it" ||
+		fail "the scenario library is not layered: $(echo $out)"
+}
+
 t_lists_every_test()
 {
 	local missing
@@ -353,6 +363,7 @@ main()
 {
 	t_builds
 	[ -x "$SUITE" ] || { summary; exit 1; }
+	t_library_layered
 	vm_prebuild
 	run_suite
 	cat "$OUT/verdicts" | sed 's/^/# /'

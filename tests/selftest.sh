@@ -1751,6 +1751,25 @@ st_header_adds()
 	EOF
 }
 
+# tests/layers.sh reads the library's uses from its objects: the suite's
+# own pass, and a header that lists a part too early or not at all fails.
+st_layers()
+{
+	local dir=${SUITE%/*} h=$TOP/tools/testing/selftests/net/tc_skip_egress/tse_internal.h
+
+	awk '/^ \*   tse_result\.c/ { r = $0; next } { print } /^ \*   tse_runner\.c/ { print r }' \
+		"$h" >"$ST/late.h"
+	grep -v '^ \*   tse_netlink\.c' "$h" >"$ST/unlisted.h"
+	: >"$ST/none.h"
+	cases "$TOP/tests/layers.sh" <<-EOF
+	pass|layers, the library's objects and its header|$dir|$h
+	fail|layers, a header that lists the parts everyone uses last|$dir|$ST/late.h
+	fail|layers, a header that leaves a used part out|$dir|$ST/unlisted.h
+	fail|layers, a header that lists no part|$dir|$ST/none.h
+	fail|layers, a folder without the objects|$ST|$h
+	EOF
+}
+
 selftests()
 {
 	local g
@@ -1763,7 +1782,7 @@ selftests()
 		  stress_bad_input vmtest_save host_checks kmsg_writer kmsg_private \
 		  leftovers_foreign leftovers_tunnels stress_kills stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
-		  kernel_compare bisect_observe header_adds; do
+		  kernel_compare bisect_observe header_adds layers; do
 		"st_$g"
 	done
 	selftests_cleanup

@@ -95,7 +95,7 @@ static enum tse_hook site_hook(const struct tse_point *p)
  * to ifb, which has one, drops the packet on every kernel: such a point
  * has nothing to judge. Said before anything is built.
  */
-int tse_grid_unsupported(struct tse_test *t)
+static int unsupported(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
 
@@ -106,13 +106,17 @@ int tse_grid_unsupported(struct tse_test *t)
 			"no link-layer header, dropped on every kernel (-ERANGE)");
 }
 
-int tse_grid_breaker(const struct tse_scenario *s)
+/*
+ * In solo rows no gate sits on ifb's egress, so the site's own program
+ * (or the root qdisc's counter) breaks loops; elsewhere the gate does.
+ */
+int tse_grid_prepare(struct tse_test *t)
 {
-	const struct tse_point *p = &s->point;
+	const struct tse_point *p = &t->s->point;
 
-	if (!p->site || !p->solo)
-		return TSE_HOOKS;
-	return root_site(p) ? TSE_HOOK_REINJECT : site_hook(p);
+	if (p->solo)
+		t->breaker = root_site(p) ? TSE_HOOK_REINJECT : site_hook(p);
+	return unsupported(t);
 }
 
 /* The filter in @dev's root qdisc that redirects @flow to ifb, class 1:3. */

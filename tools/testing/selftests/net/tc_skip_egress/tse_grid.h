@@ -11,8 +11,7 @@
 /* For the library's other parts only: hidden from the front ends. */
 #pragma GCC visibility push(hidden)
 
-int tse_grid_unsupported(struct tse_test *t);
-int tse_grid_breaker(const struct tse_scenario *s);
+int tse_grid_prepare(struct tse_test *t);
 int tse_grid_setup(struct tse_test *t);
 void tse_grid_judge(struct tse_test *t);
 

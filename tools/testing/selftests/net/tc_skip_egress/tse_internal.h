@@ -159,6 +159,8 @@ struct tse_scenario {
 	int pkts;		/* datagrams per flow; 0: TSE_PKTS */
 	bool unrelated;		/* also send a flow that is not redirected */
 	struct tse_point point;	/* the grid's rows: their axes */
+	/* Before anything is built: may skip, may choose the loop breaker. */
+	int (*prepare)(struct tse_test *t);
 	int (*setup)(struct tse_test *t);
 	void (*judge)(struct tse_test *t);
 };

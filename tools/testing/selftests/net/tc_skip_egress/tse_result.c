@@ -79,6 +79,11 @@ const struct tse_meaning tse_kernel_warning = {
 	"kernel-warning", "the kernel logged a warning while the test ran"
 };
 
+const char *tse_family_name(int family)
+{
+	return family == TSE_V6 ? "ipv6" : "ipv4";
+}
+
 static int set_reason(struct tse_result *res, enum tse_status status,
 		      const char *fmt, va_list ap)
 {

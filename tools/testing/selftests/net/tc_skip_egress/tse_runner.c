@@ -16,13 +16,7 @@
 #include "tse_topology.h"
 #include "tse_traffic.h"
 #include "tse_oracles.h"
-#include "tse_grid.h"
 #include "tse_scenarios.h"
-
-const char *tse_family_name(int family)
-{
-	return family == TSE_V6 ? "ipv6" : "ipv4";
-}
 
 static double seconds_since(const struct timespec *start)
 {
@@ -47,7 +41,7 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	t->sends[TSE_FLOW_UNRELATED] = s->unrelated || s->shape.aggregate;
 	t->self_ns = -1;
 	t->kmsg = -1;
-	t->breaker = tse_grid_breaker(s);
+	t->breaker = TSE_HOOKS;
 	t->tap_sock = -1;
 	for (i = 0; i < TSE_NSS; i++) {
 		t->ns[i] = -1;
@@ -80,7 +74,8 @@ struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
 		return t;
 	}
 	tse_kernel_log_start(t);
-	if (!tse_grid_unsupported(t) && !tse_topology_create(t) && !s->setup(t))
+	if ((!s->prepare || !s->prepare(t)) && !tse_topology_create(t) &&
+	    !s->setup(t))
 		tse_traffic_open(t);
 	/* A front end may not tear down what did not set up: record it now. */
 	if (res->status != TSE_PASS)

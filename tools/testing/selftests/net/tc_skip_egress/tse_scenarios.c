@@ -351,7 +351,8 @@ static void judge_shaped_ifb(struct tse_test *t)
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_SITE_##site |		\
 	  TSE_F_UPPER_##dev, TSE_UDP,						\
 	  .point = { TSE_SITE_##site, TSE_UPPER_##dev, alone, agg },		\
-	  .setup = tse_grid_setup, .judge = tse_grid_judge },
+	  .prepare = tse_grid_prepare, .setup = tse_grid_setup,		\
+	  .judge = tse_grid_judge },
 #define TSE_ROW(n, ...)	{ #n, __VA_ARGS__ },
 
 /* The scenarios; both front ends run them from this table. */
