@@ -301,17 +301,18 @@ int tse_count_tail(struct __sk_buff *skb)
 	return count_and_go_on(skb, TSE_HOOK_TAIL);
 }
 
-/* The receiving device's ingress: count, and keep what the packet looked like. */
-SEC("tc")
-int tse_count_peer(struct __sk_buff *skb)
+/* Count, and keep what a redirected test packet looked like at @hook. */
+static __always_inline int count_and_keep(struct __sk_buff *skb,
+					  enum tse_hook hook,
+					  struct tse_fields *fields)
 {
 	struct tse_fields *f;
 	struct tse_packet pkt;
 
-	if (count(skb, TSE_HOOK_PEER, &pkt) != TSE_KIND_UDP ||
+	if (count(skb, hook, &pkt) != TSE_KIND_UDP ||
 	    pkt.flow != TSE_FLOW_REDIRECTED)
 		return TC_ACT_UNSPEC;
-	f = &counters.peer_fields[pkt.seq & (TSE_MAX_PKTS - 1)];
+	f = &fields[pkt.seq & (TSE_MAX_PKTS - 1)];
 	f->mark = skb->mark;
 	f->priority = skb->priority;
 	f->tc_index = skb->tc_index;
@@ -320,6 +321,20 @@ int tse_count_peer(struct __sk_buff *skb)
 	f->pkt_type = skb->pkt_type;
 	f->queue_mapping = skb->queue_mapping;
 	return TC_ACT_UNSPEC;
+}
+
+/* The receiving device's ingress. */
+SEC("tc")
+int tse_count_peer(struct __sk_buff *skb)
+{
+	return count_and_keep(skb, TSE_HOOK_PEER, counters.peer_fields);
+}
+
+/* The egress of the plain device that tse_redirect_target sends to. */
+SEC("tc")
+int tse_count_target(struct __sk_buff *skb)
+{
+	return count_and_keep(skb, TSE_HOOK_TARGET, counters.target_fields);
 }
 
 SEC("tc")
@@ -390,6 +405,43 @@ SEC("tcx/egress")
 int tse_redirect_ifb_tcx(struct __sk_buff *skb)
 {
 	return redirect_ifb(skb);
+}
+
+/*
+ * bpf_redirect() to a plain device, not ifb, addressed to its link peer so
+ * that the receiver takes the packet: what the target's egress reads of it
+ * must not depend on the fix (Daniel Borkmann's objection to setting
+ * skb_iif for every target).
+ */
+SEC("tc")
+int tse_redirect_target(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
+
+	/* The fence takes the packets' way: it arrives after them. */
+	if (kind != TSE_KIND_FENCE &&
+	    (kind != TSE_KIND_UDP || pkt.flow != TSE_FLOW_REDIRECTED))
+		return TC_ACT_UNSPEC;
+	if (bpf_skb_store_bytes(skb, 0, (const void *)cfg.target_mac,
+				sizeof(cfg.target_mac), 0))
+		return TC_ACT_SHOT;
+	return bpf_redirect(cfg.target_ifindex, 0);
+}
+
+/*
+ * BPF's twin of a mirred mirror to ifb, to watch egress traffic there: a
+ * copy to ifb, the packet itself on its way. The fence is copied too.
+ */
+SEC("tc")
+int tse_clone_to_ifb(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
+
+	if (kind == TSE_KIND_UDP || kind == TSE_KIND_FENCE)
+		bpf_clone_redirect(skb, cfg.ifb_ifindex, 0);
+	return TC_ACT_OK;
 }
 
 /* Redirected packets inside ifb now, and the most there were at once. */

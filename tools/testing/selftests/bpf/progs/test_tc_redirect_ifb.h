@@ -43,6 +43,7 @@ enum tse_hook {
 	TSE_HOOK_REINJECT,	/* the root qdisc of the device ifb returns to */
 	TSE_HOOK_BACK,		/* a router's input device, egress */
 	TSE_HOOK_MIRROR,	/* the monitor's ingress: copies a root action made */
+	TSE_HOOK_TARGET,	/* egress of a plain device a bpf_redirect() sends to */
 	TSE_HOOKS,
 };
 
@@ -54,6 +55,8 @@ struct tse_config {
 	__u16 port[TSE_FLOWS];	/* UDP destination port of each flow */
 	__u16 tcp_port;		/* TCP destination port of the stream */
 	__u8 redirect_both;	/* bpf_redirect() both flows: two devices, one ifb */
+	__u32 target_ifindex;	/* a plain device for bpf_redirect() */
+	__u8 target_mac[6];	/* the MAC of the target's link peer */
 };
 
 /* Per hook, for the TCP stream: skbs, and segments they carry. */
@@ -83,8 +86,8 @@ struct tse_tcp_runs {
 #define TSE_TCP_SKBS	8192	/* 1 MiB is at most 725 full-sized segments */
 
 /*
- * What the receiver's ingress hook read of each redirected test packet:
- * the fields a tc BPF program sees that the fix could change on its way.
+ * What a hook read of each redirected test packet: the fields a tc BPF
+ * program sees that the fix could change on its way.
  */
 struct tse_fields {
 	__u32 mark;
@@ -106,6 +109,7 @@ struct tse_counters {
 	__u32 max_in_ifb;	/* the most of them at once: ifb's largest batch */
 	__u32 iif_zero;		/* test packets that entered ifb with skb_iif 0 */
 	struct tse_fields peer_fields[TSE_MAX_PKTS];	/* at TSE_HOOK_PEER */
+	struct tse_fields target_fields[TSE_MAX_PKTS];	/* at TSE_HOOK_TARGET */
 };
 
 #endif /* __TEST_TC_REDIRECT_IFB_H */

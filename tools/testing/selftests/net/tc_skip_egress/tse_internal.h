@@ -138,7 +138,8 @@ struct tse_shape {
 	bool burst_sender;	/* va segments in software: GSO sends burst */
 	bool monitor;		/* a second veth pair, vc - vd, for mirrors */
 	bool tap;		/* a packet socket on va counts what it sends */
-	bool aggregate;		/* a second veth pair, va2 - vb2 */
+	bool aggregate;		/* a second veth pair, va2 - vb2, its own flow */
+	bool target;		/* va2 - vb2, a plain target for bpf_redirect() */
 	bool bare;		/* clsact only where the scenario adds one */
 };
 

@@ -103,7 +103,7 @@ void tse_expect_hook(struct tse_test *t, const char *what,
 }
 
 /* Outcomes that end a packet's way early come first: they explain the rest. */
-static void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow)
+void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow)
 {
 	const unsigned int *looped = bpf_counters(t)->looped[flow];
 	unsigned int n = 0;
@@ -275,25 +275,18 @@ void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
 		   &tse_misclassified, &tse_misclassified);
 }
 
-/*
- * What vb's ingress program read of each packet, as a kernel without the
- * skip gives it: the crossing into vb's namespace scrubbed the mark (the
- * loop breaker's count), nothing set a priority, a tc_index or a delivery
- * time, the packet was for vb's own MAC (a macvlan's over vb is another
- * host's to vb), and veth records no queue.
- */
-static int field_differs(struct tse_test *t, const struct tse_fields *f,
+/* The first field of @f that differs from @want, said in @buf. */
+static int field_differs(const struct tse_fields *f, const struct tse_fields *want,
 			 char *buf, size_t len)
 {
-	bool macvlan = t->s->shape.upper == TSE_UPPER_MACVLAN;
 	const struct { const char *name; __u32 got, want; } fields[] = {
-		{ "mark", f->mark, 0 },
-		{ "priority", f->priority, 0 },
-		{ "tc_index", f->tc_index, 0 },
-		{ "ingress_ifindex", f->ingress_ifindex, t->ifindex[TSE_VB] },
-		{ "tstamp_type", f->tstamp_type, 0 },
-		{ "pkt_type", f->pkt_type, macvlan ? PACKET_OTHERHOST : PACKET_HOST },
-		{ "queue_mapping", f->queue_mapping, 0 },
+		{ "mark", f->mark, want->mark },
+		{ "priority", f->priority, want->priority },
+		{ "tc_index", f->tc_index, want->tc_index },
+		{ "ingress_ifindex", f->ingress_ifindex, want->ingress_ifindex },
+		{ "tstamp_type", f->tstamp_type, want->tstamp_type },
+		{ "pkt_type", f->pkt_type, want->pkt_type },
+		{ "queue_mapping", f->queue_mapping, want->queue_mapping },
 	};
 	unsigned int i;
 
@@ -307,27 +300,61 @@ static int field_differs(struct tse_test *t, const struct tse_fields *f,
 	return 0;
 }
 
-void tse_expect_peer_fields(struct tse_test *t)
+/* The packets whose fields at @hook (its @fields) differ from @want. */
+static void expect_fields(struct tse_test *t, enum tse_hook hook,
+			  const struct tse_fields *fields,
+			  const struct tse_fields *want, const char *where)
 {
 	static const struct tse_meaning changed = {
 		"fields-changed",
-		"the receiver's ingress read skb fields that differ from a kernel without the skip"
+		"a BPF program read skb fields that differ from a kernel without the skip"
 	};
-	const unsigned int *seen = tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED);
-	char first[96] = "";
+	const unsigned int *seen = tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED);
+	char first[96] = "", what[96];
 	int seq, bad = 0;
 
 	for (seq = 0; seq < t->pkts; seq++) {
 		if (!seen[seq])
 			continue;
-		if (field_differs(t, &bpf_counters(t)->peer_fields[seq], first,
-				  bad ? 0 : sizeof(first)))
+		if (field_differs(&fields[seq], want, first, bad ? 0 : sizeof(first)))
 			bad++;
 	}
 	if (bad)
-		tse_note(t, "first skb field at vb's ingress that differs: %s", first);
-	tse_expect(t, "packets whose skb fields at vb's ingress differ (BPF)", bad, 0,
-		   &changed, &changed);
+		tse_note(t, "first skb field at %s that differs: %s", where, first);
+	snprintf(what, sizeof(what), "packets whose skb fields at %s differ (BPF)", where);
+	tse_expect(t, what, bad, 0, &changed, &changed);
+}
+
+/*
+ * What vb's ingress program read of each packet, as a kernel without the
+ * skip gives it: the crossing into vb's namespace scrubbed the mark (the
+ * loop breaker's count), nothing set a priority, a tc_index or a delivery
+ * time, the packet was for vb's own MAC (a macvlan's over vb is another
+ * host's to vb), and veth records no queue.
+ */
+void tse_expect_peer_fields(struct tse_test *t)
+{
+	bool macvlan = t->s->shape.upper == TSE_UPPER_MACVLAN;
+	const struct tse_fields want = {
+		.ingress_ifindex = t->ifindex[TSE_VB],
+		.pkt_type = macvlan ? PACKET_OTHERHOST : PACKET_HOST,
+	};
+
+	expect_fields(t, TSE_HOOK_PEER, bpf_counters(t)->peer_fields, &want,
+		      "vb's ingress");
+}
+
+/*
+ * What va2's egress read of each packet that a bpf_redirect() on va sent
+ * it, as stock gives it: a packet sent from this host has no input device
+ * (ingress_ifindex 0), and nothing else set a field.
+ */
+void tse_expect_target_fields(struct tse_test *t)
+{
+	const struct tse_fields want = { .pkt_type = PACKET_HOST };
+
+	expect_fields(t, TSE_HOOK_TARGET, bpf_counters(t)->target_fields, &want,
+		      "va2's egress");
 }
 
 /*

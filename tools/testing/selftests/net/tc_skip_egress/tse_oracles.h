@@ -21,6 +21,7 @@ void tse_expect_quiet(struct tse_test *t);
 void tse_expect_hook(struct tse_test *t, const char *what,
 		     enum tse_hook hook, enum tse_flow flow,
 		     unsigned int want);
+void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow);
 void tse_expect_ifb_kept(struct tse_test *t);
 void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb);
 void tse_expect_redirected(struct tse_test *t);
@@ -35,6 +36,7 @@ void tse_expect_root_qdisc_once(struct tse_test *t);
 void tse_expect_root_actions(struct tse_test *t);
 void tse_expect_root_class(struct tse_test *t, enum tse_dev dev);
 void tse_expect_peer_fields(struct tse_test *t);
+void tse_expect_target_fields(struct tse_test *t);
 void tse_expect_gso_once(struct tse_test *t);
 void tse_expect_batched(struct tse_test *t);
 void tse_expect_shaped(struct tse_test *t);

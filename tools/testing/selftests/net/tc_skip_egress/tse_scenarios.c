@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tse_result.h"
 #include "tse_topology.h"
 #include "tse_oracles.h"
 #include "tse_grid.h"
@@ -328,6 +329,171 @@ static void judge_shaped_ifb(struct tse_test *t)
 {
 	tse_expect_shaped(t);
 	judge_egress_mirred(t);
+}
+
+/*
+ * stacked_into_one_ifb: all egress through one ifb, IMQ style. A macvlan
+ * over va, each with a root qdisc whose filter redirects the flow to ifb,
+ * no egress hook on either. ifb returns the packet to the macvlan, whose
+ * root qdisc consumes the mark; then the macvlan hands it down to va,
+ * whose filter sends it through ifb a second time, as on stock: nothing
+ * the fix changes is on the way.
+ */
+static int setup_stacked_into_one_ifb(struct tse_test *t)
+{
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+
+	return tse_root_qdisc(t, TSE_UP_A) ?: tse_root_qdisc(t, TSE_VA) ?:
+	       tse_mirred_filter(t, TSE_UP_A, "parent 1:", 2, UDP, TSE_PORT, TSE_IFB) ?:
+	       tse_mirred_filter(t, TSE_VA, "parent 1:", 2, UDP, TSE_PORT, TSE_IFB) ?:
+	       tse_count_at_root(t, TSE_UP_A, progs->tse_count_reinject) ?:
+	       tse_count_at_root(t, TSE_VA, progs->tse_count_lower) ?:
+	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1);
+}
+
+static void judge_stacked_into_one_ifb(struct tse_test *t)
+{
+	tse_expect_redirected(t);
+	tse_expect_hook(t, "macvlan root qdisc filter runs per packet, before ifb and after (BPF)",
+			TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED, 2);
+	tse_expect_hook(t, "va root qdisc filter runs per packet, before ifb and after (BPF)",
+			TSE_HOOK_LOWER, TSE_FLOW_REDIRECTED, 2);
+	tse_expect_each(t, "entries into ifb per packet, one per device (BPF on its egress)",
+			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 2,
+			&tse_looped, &tse_not_redirected);
+	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
+			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_peer_fields(t);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_peer_rx(t, 1);
+}
+
+/*
+ * bpf_redirect_to_veth: a program on va's egress redirects the flow to
+ * va2, a plain veth, whose egress reads the packet: it must read what
+ * stock gives, ingress_ifindex 0 above all (a redirect to anything but
+ * ifb leaves skb_iif alone). vb2 receives the packet for vb's address.
+ */
+static int setup_bpf_redirect_to_veth(struct tse_test *t)
+{
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+
+	return tse_count_at(t, TSE_VA, true, progs->tse_redirect_target, 1) ?:
+	       tse_count_at(t, TSE_VE, true, progs->tse_count_target, 1);
+}
+
+static void judge_bpf_redirect_to_veth(struct tse_test *t)
+{
+	tse_expect_hook(t, "va egress bpf_redirect program runs per packet",
+			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_hook(t, "va2 egress classifier runs per packet (BPF)",
+			TSE_HOOK_TARGET, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_target_fields(t);
+	tse_expect_each(t, "entries into ifb per packet (BPF on its egress)",
+			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0,
+			&tse_misredirected, &tse_misredirected);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect(t, "packets vb2 received (veth rx_packets), fences aside",
+		   (long long)tse_moved(t, TSE_VF).rx - t->fences, t->pkts,
+		   &tse_duplicated, &tse_not_delivered);
+}
+
+/*
+ * clone_to_ifb: bpf_clone_redirect() of each packet to ifb on va's egress,
+ * the packet itself on its way: BPF's twin of a mirred mirror to ifb. ifb
+ * drops each copy after its taps saw it, as it drops a mirror's, and only
+ * the packet reaches the receiver. The fence is copied too.
+ */
+static int setup_clone_to_ifb(struct tse_test *t)
+{
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+
+	return tse_count_at(t, TSE_VA, true, progs->tse_clone_to_ifb, 1) ?:
+	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1);
+}
+
+static void judge_clone_to_ifb(struct tse_test *t)
+{
+	static const struct tse_meaning copies_kept = {
+		"duplicated",
+		"ifb sent the copies of bpf_clone_redirect() back out of va: the receiver gets each packet twice"
+	};
+
+	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
+	tse_expect_hook(t, "va egress bpf_clone_redirect program runs per packet",
+			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_each(t, "copies that entered ifb per packet (BPF on its egress)",
+			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 1,
+			&tse_looped, &tse_not_redirected);
+	tse_expect(t, "copies ifb dropped (rx_dropped + tx_dropped), fences aside",
+		   (long long)tse_moved(t, TSE_IFB).dropped - t->fences, t->pkts,
+		   &copies_kept, &copies_kept);
+	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
+			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_peer_fields(t);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_peer_rx(t, 1);
+}
+
+/*
+ * two_ifb_stages: clsact on va's egress sends the flow to one ifb, then
+ * va's root qdisc filter to a second one: each packet through each once.
+ * On stock the second stage loops: the mark of its ifb is consumed by the
+ * clsact filter's match, and the root filter redirects again.
+ */
+static int setup_two_ifb_stages(struct tse_test *t)
+{
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+
+	return head_and_mirred(t, TSE_VA, true, TSE_IFB) ?:
+	       tse_root_qdisc(t, TSE_VA) ?:
+	       tse_count_at_root(t, TSE_VA, progs->tse_count_reinject) ?:
+	       tse_mirred_filter(t, TSE_VA, "parent 1:", 2, UDP, TSE_PORT, TSE_IFB_IN);
+}
+
+static void judge_two_ifb_stages(struct tse_test *t)
+{
+	tse_expect_redirected(t);
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	tse_expect_hook(t, "root qdisc filter runs per packet, before the second ifb and after (BPF)",
+			TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED, 2);
+	tse_expect_ifb_once(t, TSE_IFB_IN);
+	tse_expect_delivery(t);
+}
+
+/*
+ * egress_hairpin: a router's output device rb, with an egress hook that
+ * counts, sends the forwarded flow back out of its input device ra from
+ * its root qdisc. skb_iif names ra, the filter's target: the action must
+ * still run, since ra is no ifb that re-injected the packet.
+ */
+static int setup_egress_hairpin(struct tse_test *t)
+{
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+
+	return tse_count_at(t, TSE_RB, true, progs->tse_count_head, 1) ?:
+	       tse_root_qdisc(t, TSE_RB) ?:
+	       tse_count_at_root(t, TSE_RB, progs->tse_count_reinject) ?:
+	       tse_mirred_filter(t, TSE_RB, "parent 1:", 2, UDP, TSE_PORT, TSE_RA);
+}
+
+static void judge_egress_hairpin(struct tse_test *t)
+{
+	static const struct tse_meaning not_hairpinned = {
+		"not-hairpinned",
+		"the root filter's redirect back out of the input device did not run: the packet went on"
+	};
+
+	judge_once(t, TSE_RB, TSE_HOOK_HEAD, "rb egress classifier runs per packet (BPF)");
+	tse_expect_root_qdisc_once(t);
+	tse_expect_each(t, "packets sent back out of the router's input ra (BPF on ra egress)",
+			tse_bpf_row(t, TSE_HOOK_BACK, TSE_FLOW_REDIRECTED), 1,
+			&tse_duplicated, &not_hairpinned);
+	tse_expect_each(t, "copies the receiver got per packet",
+			t->delivered[TSE_FLOW_REDIRECTED], 0, &not_hairpinned,
+			&not_hairpinned);
+	tse_expect(t, "packets rb sent on to vb (tx_packets)",
+		   (long long)tse_moved(t, TSE_RB).tx, 0, &not_hairpinned, &not_hairpinned);
 }
 
 #define PAIR_AT(ns)	{ .ifb_ns = (ns) }

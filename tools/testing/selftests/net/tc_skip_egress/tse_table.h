@@ -74,3 +74,17 @@ TSE_ROW(tcp_stream, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_TCP_STREAM,
 	.setup = setup_tcp_stream, .judge = judge_tcp_stream)
 TSE_ROW(shaped_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_TBF, TSE_UDP,
 	.pkts = 16, .setup = setup_shaped_ifb, .judge = judge_shaped_ifb)
+TSE_ROW(stacked_into_one_ifb,
+	{ .upper = TSE_UPPER_MACVLAN, .ifb_ns = TSE_NS_SENDER, .bare = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_MACVLAN, TSE_UDP,
+	.setup = setup_stacked_into_one_ifb, .judge = judge_stacked_into_one_ifb)
+TSE_ROW(bpf_redirect_to_veth, { .ifb_ns = TSE_NS_SENDER, .target = true },
+	TSE_F_BASE, TSE_UDP,
+	.setup = setup_bpf_redirect_to_veth, .judge = judge_bpf_redirect_to_veth)
+TSE_ROW(clone_to_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
+	.setup = setup_clone_to_ifb, .judge = judge_clone_to_ifb)
+TSE_ROW(two_ifb_stages, { .ifb_ns = TSE_NS_SENDER, .ifb_in = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	.setup = setup_two_ifb_stages, .judge = judge_two_ifb_stages)
+TSE_ROW(egress_hairpin, ROUTER, TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	.setup = setup_egress_hairpin, .judge = judge_egress_hairpin)

@@ -616,6 +616,18 @@ static int probe_tcx(struct tse_test *t)
 	return ret;
 }
 
+/* bpf_redirect() to va2 readdresses the frame to va2's peer, vb2. */
+static void set_target(struct tse_test *t, struct tse_config *cfg)
+{
+	const char *mac = devdef(t, TSE_VF)->mac;
+	__u8 *m = cfg->target_mac;
+
+	cfg->target_ifindex = t->ifindex[TSE_VE];
+	if (mac)
+		sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
+		       &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]);
+}
+
 static int load_bpf(struct tse_test *t)
 {
 	struct tse_config *cfg;
@@ -632,6 +644,7 @@ static int load_bpf(struct tse_test *t)
 	cfg->tcp_port = TSE_TCP_PORT;
 	cfg->ifb_ifindex = t->ifindex[TSE_IFB];
 	cfg->ifb_in_ifindex = t->ifindex[TSE_IFB_IN];
+	set_target(t, cfg);
 	if (test_tc_redirect_ifb__load(t->skel))
 		return tse_setup_error(t, "load BPF programs: %s", strerror(errno));
 	return 0;
@@ -812,7 +825,7 @@ static int create_pair(struct tse_test *t)
 	if (t->s->shape.monitor &&
 	    (create_veth(t, TSE_VC, TSE_VD) || link_up(t, TSE_VC) || link_up(t, TSE_VD)))
 		return -1;
-	if (t->s->shape.aggregate &&
+	if ((t->s->shape.aggregate || t->s->shape.target) &&
 	    (create_veth(t, TSE_VE, TSE_VF) || link_up(t, TSE_VE) || link_up(t, TSE_VF) ||
 	     address_link(t, TSE_VE, TSE_VF) || address_link(t, TSE_VF, TSE_VE)))
 		return -1;
