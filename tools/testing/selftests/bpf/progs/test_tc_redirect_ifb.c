@@ -444,6 +444,26 @@ int tse_clone_to_ifb(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
+/*
+ * A program that hands each packet back to its own device once, as one
+ * that pops a header and resubmits would (John Fastabend's case): it must
+ * see the resubmitted packet, which no ifb re-injected. skb->mark says it
+ * was resubmitted; the crossing into the receiver's namespace clears it.
+ */
+SEC("tc")
+int tse_resubmit(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
+
+	if (kind != TSE_KIND_UDP && kind != TSE_KIND_FENCE)
+		return TC_ACT_OK;
+	if (skb->mark)
+		return TC_ACT_OK;
+	skb->mark = 1;
+	return bpf_redirect(skb->ifindex, 0);
+}
+
 /* Redirected packets inside ifb now, and the most there were at once. */
 static __always_inline void track_batch(void)
 {

@@ -496,6 +496,33 @@ static void judge_egress_hairpin(struct tse_test *t)
 		   (long long)tse_moved(t, TSE_RB).tx, 0, &not_hairpinned, &not_hairpinned);
 }
 
+/*
+ * resubmit: a program on va's egress hands each packet back to va once, as
+ * one that strips a header and resubmits it does. No ifb is on the way:
+ * the program sees each packet twice on every kernel, and it arrives once.
+ */
+static int setup_resubmit(struct tse_test *t)
+{
+	typeof(t->skel->progs) *progs = &t->skel->progs;
+
+	return tse_count_at(t, TSE_VA, true, progs->tse_resubmit, 1) ?:
+	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1);
+}
+
+static void judge_resubmit(struct tse_test *t)
+{
+	tse_expect_hook(t, "va egress program runs per packet, resubmitted once (BPF)",
+			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 2);
+	tse_expect_each(t, "entries into ifb per packet (BPF on its egress)",
+			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0,
+			&tse_misredirected, &tse_misredirected);
+	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
+			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_peer_fields(t);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_peer_rx(t, 1);
+}
+
 #define PAIR_AT(ns)	{ .ifb_ns = (ns) }
 #define ROUTER		{ .routed = true, .ifb_ns = TSE_NS_ROUTER }
 

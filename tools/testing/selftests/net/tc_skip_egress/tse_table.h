@@ -88,3 +88,5 @@ TSE_ROW(two_ifb_stages, { .ifb_ns = TSE_NS_SENDER, .ifb_in = true },
 	.setup = setup_two_ifb_stages, .judge = judge_two_ifb_stages)
 TSE_ROW(egress_hairpin, ROUTER, TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	.setup = setup_egress_hairpin, .judge = judge_egress_hairpin)
+TSE_ROW(resubmit, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
+	.setup = setup_resubmit, .judge = judge_resubmit)
