@@ -431,7 +431,9 @@ int tse_redirect_target(struct __sk_buff *skb)
 
 /*
  * BPF's twin of a mirred mirror to ifb, to watch egress traffic there: a
- * copy to ifb, the packet itself on its way. The fence is copied too.
+ * copy to ifb, the packet itself on its way. The fence is copied too, but
+ * not a copy of it that a kernel sent back from ifb (skb_iif is set): the
+ * loop breaker on ifb stops test packets only.
  */
 SEC("tc")
 int tse_clone_to_ifb(struct __sk_buff *skb)
@@ -439,7 +441,8 @@ int tse_clone_to_ifb(struct __sk_buff *skb)
 	struct tse_packet pkt;
 	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
 
-	if (kind == TSE_KIND_UDP || kind == TSE_KIND_FENCE)
+	if (kind == TSE_KIND_UDP ||
+	    (kind == TSE_KIND_FENCE && !skb->ingress_ifindex))
 		bpf_clone_redirect(skb, cfg.ifb_ifindex, 0);
 	return TC_ACT_OK;
 }
