@@ -7,6 +7,7 @@
  *   tse_result.c     checks and results, what each diagnosis word means
  *   tse_netlink.c    kernel counters over rtnetlink
  *   tse_topology.c   namespaces, devices, addresses, tc and BPF attachment
+ *   tse_probes.c     feature probes: a test skips before it builds anything
  *   tse_traffic.c    the UDP flows, the UDP burst, the TCP stream; the wait
  *   tse_oracles.c    what a correct kernel does, checked against the counters
  *   tse_grid.c       the grid's rows: setup, observers, the model

@@ -14,6 +14,7 @@
 
 #include "tse_result.h"
 #include "tse_topology.h"
+#include "tse_probes.h"
 #include "tse_traffic.h"
 #include "tse_oracles.h"
 #include "tse_scenarios.h"
@@ -53,6 +54,17 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	}
 }
 
+/*
+ * A kernel that lacks a feature skips before anything is built; tcx is
+ * probed with a program of ours, once they are loaded.
+ */
+static int build(struct tse_test *t)
+{
+	return tse_topology_init(t) ?: tse_check_features(t) ?:
+	       tse_topology_create(t) ?: tse_probe_tcx(t) ?:
+	       tse_topology_attach(t);
+}
+
 struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
 {
 	const struct tse_scenario *s = tse_find(name);
@@ -74,8 +86,7 @@ struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
 		return t;
 	}
 	tse_kernel_log_start(t);
-	if ((!s->prepare || !s->prepare(t)) && !tse_topology_create(t) &&
-	    !s->setup(t))
+	if ((!s->prepare || !s->prepare(t)) && !build(t) && !s->setup(t))
 		tse_traffic_open(t);
 	/* A front end may not tear down what did not set up: record it now. */
 	if (res->status != TSE_PASS)

@@ -15,6 +15,9 @@ enum tse_ns tse_dev_ns(struct tse_test *t, enum tse_dev dev);
 const char *tse_addr(struct tse_test *t, enum tse_dev dev);
 int tse_enter(struct tse_test *t, enum tse_ns ns);
 void tse_leave(struct tse_test *t);
+int tse_netns_new(struct tse_test *t);
+int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
+		  size_t errlen);
 void tse_chomp(char *s);
 __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 			  const char *fmt, ...);
@@ -31,7 +34,9 @@ int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len);
 int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
 		      const char *parent, int prio, int l4, int port,
 		      enum tse_dev ifb);
+int tse_topology_init(struct tse_test *t);
 int tse_topology_create(struct tse_test *t);
+int tse_topology_attach(struct tse_test *t);
 void tse_topology_destroy(struct tse_test *t);
 
 #pragma GCC visibility pop
