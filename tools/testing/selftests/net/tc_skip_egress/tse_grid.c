@@ -125,9 +125,9 @@ static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flo
 	char match[160];
 
 	tse_u32_match(t, UDP, TSE_PORT + flow, match, sizeof(match));
-	return tse_tc(t, TSE_NS_SENDER,
-		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress redirect dev %s\n",
-		      tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
+	return tse_tc_queue(t, TSE_NS_SENDER,
+			    "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress redirect dev %s\n",
+			    tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
 }
 
 /* The site's qdiscs and u32 filters on @dev, for @flow. */
@@ -136,12 +136,13 @@ static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow
 	const struct tse_point *p = &t->s->point;
 
 	if (has_clsact(p) &&
-	    tse_tc(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n", tse_dev(t, dev)))
+	    tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n", tse_dev(t, dev)))
 		return -1;
-	if (tse_root_qdisc(t, dev))
+	if (tse_root_qdisc_queue(t, dev))
 		return -1;
 	if (p->site == TSE_SITE_CLSACT_MIRRED)
-		return tse_mirred_filter(t, dev, "egress", 2, UDP, TSE_PORT + flow, TSE_IFB);
+		return tse_mirred_filter_queue(t, dev, "egress", 2, UDP, TSE_PORT + flow,
+					       TSE_IFB);
 	return root_site(p) ? root_redirect(t, dev, flow) : 0;
 }
 
@@ -200,15 +201,17 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 	if (mirrors(&t->s->point))
 		snprintf(mirror, sizeof(mirror), " action mirred egress mirror dev %s",
 			 tse_dev(t, TSE_VC));
-	if (tse_tc(t, TSE_NS_SENDER, "filter add dev %s parent 1: prio 3 %s classid 1:%d%s%s\n",
-		   tse_dev(t, dev), match, TSE_CHOSEN_CLASS, mirror, gact))
+	if (tse_tc_queue(t, TSE_NS_SENDER,
+			 "filter add dev %s parent 1: prio 3 %s classid 1:%d%s%s\n",
+			 tse_dev(t, dev), match, TSE_CHOSEN_CLASS, mirror, gact))
 		return -1;
 	t->peer_gact = t->root_gact && peer_u32_matches(&t->s->point);
 	if (t->peer_gact &&
-	    tse_tc(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s %s %d\n",
-		   tse_dev(t, TSE_VB), match, "action gact pipe index", TSE_PEER_GACT_INDEX))
+	    tse_tc_queue(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s %s %d\n",
+			 tse_dev(t, TSE_VB), match, "action gact pipe index",
+			 TSE_PEER_GACT_INDEX))
 		return -1;
-	return t->s->point.upper ? tse_root_qdisc(t, TSE_VA) : 0;
+	return t->s->point.upper ? tse_root_qdisc_queue(t, TSE_VA) : 0;
 }
 
 /* The observers' programs: on vd, on vb's ingress, in va's root qdisc. */
@@ -231,15 +234,12 @@ int tse_grid_setup(struct tse_test *t)
 {
 	enum tse_dev dev = site_dev(t, TSE_FLOW_REDIRECTED);
 	bool agg = t->s->shape.aggregate;
-	int ret;
 
-	t->tc_later = true;
-	ret = site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
-	      (agg ? site_filters(t, TSE_VE, TSE_FLOW_UNRELATED) : 0) ?:
-	      observer_filters(t, dev);
-	t->tc_later = false;
-	return ret ?: tse_tc_flush(t) ?: site_programs(t, dev) ?:
-	       (agg ? site_programs(t, TSE_VE) : 0) ?: observer_programs(t);
+	return site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
+	       (agg ? site_filters(t, TSE_VE, TSE_FLOW_UNRELATED) : 0) ?:
+	       observer_filters(t, dev) ?: tse_tc_flush(t) ?:
+	       site_programs(t, dev) ?: (agg ? site_programs(t, TSE_VE) : 0) ?:
+	       observer_programs(t);
 }
 
 /*

@@ -204,7 +204,6 @@ struct tse_test {
 	int nl[TSE_NSS];		/* rtnetlink socket in each namespace */
 	int ifindex[TSE_DEVS];		/* 0: the shape has no such device */
 	char queue[TSE_NSS][TSE_TOOLS][TSE_QUEUE];	/* see tse_queue() */
-	bool tc_later;			/* tse_tc() queues; tse_tc_flush() runs */
 	const char *root_qdisc;		/* "prio" or "htb", when probed */
 	bool root_gact;			/* the root filter also runs a gact action */
 	bool peer_gact;			/* vb's ingress has a u32 + gact filter */

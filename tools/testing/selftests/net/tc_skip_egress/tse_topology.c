@@ -367,9 +367,28 @@ static int tse_flush(struct tse_test *t)
 	return ret;
 }
 
-/* tc commands, one a line, in one of the test's namespaces: now, unless
- * the caller gathers a batch (t->tc_later) for tse_tc_flush().
+/*
+ * tc commands, one a line, in one of the test's namespaces: tse_tc() runs
+ * them at once; tse_tc_queue() adds them to the namespace's batch, which
+ * tse_tc_flush() runs.
  */
+__printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
+				const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = tse_vqueue(t, ns, TSE_TC, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int tse_tc_flush(struct tse_test *t)
+{
+	return tse_flush(t);
+}
+
 __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 			  const char *fmt, ...)
 {
@@ -379,12 +398,7 @@ __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 	va_start(ap, fmt);
 	ret = tse_vqueue(t, ns, TSE_TC, fmt, ap);
 	va_end(ap);
-	return ret ?: (t->tc_later ? 0 : tse_flush(t));
-}
-
-int tse_tc_flush(struct tse_test *t)
-{
-	return tse_flush(t);
+	return ret ?: tse_flush(t);
 }
 
 /* A batch too long for a format string, e.g. a hundred filters. */
@@ -715,19 +729,25 @@ int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
  * A root qdisc, handle 1:, with classes 1:1 to 1:3 and 1:2 the default:
  * prio's bands (1:2 is the band of priority 0), or htb's classes.
  */
-int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
+int tse_root_qdisc_queue(struct tse_test *t, enum tse_dev dev)
 {
 	const char *name = tse_dev(t, dev);
 
 	if (strcmp(t->root_qdisc, "htb"))
-		return tse_tc(t, tse_dev_ns(t, dev), "qdisc add dev %s root handle 1: %s\n",
-			      name, t->root_qdisc);
-	return tse_tc(t, tse_dev_ns(t, dev),
-		      "qdisc add dev %s root handle 1: htb default %d\n"
-		      "class add dev %s parent 1: classid 1:1 htb rate 10gbit\n"
-		      "class add dev %s parent 1: classid 1:2 htb rate 10gbit\n"
-		      "class add dev %s parent 1: classid 1:3 htb rate 10gbit\n",
-		      name, TSE_DEFAULT_CLASS, name, name, name);
+		return tse_tc_queue(t, tse_dev_ns(t, dev),
+				    "qdisc add dev %s root handle 1: %s\n",
+				    name, t->root_qdisc);
+	return tse_tc_queue(t, tse_dev_ns(t, dev),
+			    "qdisc add dev %s root handle 1: htb default %d\n"
+			    "class add dev %s parent 1: classid 1:1 htb rate 10gbit\n"
+			    "class add dev %s parent 1: classid 1:2 htb rate 10gbit\n"
+			    "class add dev %s parent 1: classid 1:3 htb rate 10gbit\n",
+			    name, TSE_DEFAULT_CLASS, name, name, name);
+}
+
+int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
+{
+	return tse_root_qdisc_queue(t, dev) ?: tse_tc_flush(t);
 }
 
 int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
@@ -766,16 +786,24 @@ int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 }
 
 /* A u32 filter at @parent of @dev that sends one flow, and only it, to ifb. */
-int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
-		      const char *parent, int prio, int l4, int port,
-		      enum tse_dev ifb)
+int tse_mirred_filter_queue(struct tse_test *t, enum tse_dev dev,
+			    const char *parent, int prio, int l4, int port,
+			    enum tse_dev ifb)
 {
 	char match[160];
 
 	tse_u32_match(t, l4, port, match, sizeof(match));
-	return tse_tc(t, tse_dev_ns(t, dev),
-		      "filter add dev %s %s prio %d %s action mirred egress redirect dev %s\n",
-		      tse_dev(t, dev), parent, prio, match, tse_dev(t, ifb));
+	return tse_tc_queue(t, tse_dev_ns(t, dev),
+			    "filter add dev %s %s prio %d %s action mirred egress redirect dev %s\n",
+			    tse_dev(t, dev), parent, prio, match, tse_dev(t, ifb));
+}
+
+int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
+		      const char *parent, int prio, int l4, int port,
+		      enum tse_dev ifb)
+{
+	return tse_mirred_filter_queue(t, dev, parent, prio, l4, port, ifb) ?:
+	       tse_tc_flush(t);
 }
 
 /* Attach the loop breaker that counts every entry into each ifb. */

@@ -19,13 +19,17 @@ int tse_netns_new(struct tse_test *t);
 int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 		  size_t errlen);
 void tse_chomp(char *s);
+/* The _queue functions add to a batch that tse_tc_flush() runs. */
 __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 			  const char *fmt, ...);
-int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds);
+__printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
+				const char *fmt, ...);
 int tse_tc_flush(struct tse_test *t);
+int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds);
 int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
 		 struct bpf_program *prog, int prio);
 int tse_root_qdisc(struct tse_test *t, enum tse_dev dev);
+int tse_root_qdisc_queue(struct tse_test *t, enum tse_dev dev);
 int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 		      struct bpf_program *prog);
 int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
@@ -34,6 +38,9 @@ int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len);
 int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
 		      const char *parent, int prio, int l4, int port,
 		      enum tse_dev ifb);
+int tse_mirred_filter_queue(struct tse_test *t, enum tse_dev dev,
+			    const char *parent, int prio, int l4, int port,
+			    enum tse_dev ifb);
 int tse_topology_init(struct tse_test *t);
 int tse_topology_create(struct tse_test *t);
 int tse_topology_attach(struct tse_test *t);
