@@ -115,7 +115,7 @@ int tse_grid_prepare(struct tse_test *t)
 	const struct tse_point *p = &t->s->point;
 
 	if (p->solo)
-		t->breaker = root_site(p) ? TSE_HOOK_REINJECT : site_hook(p);
+		t->net.breaker = root_site(p) ? TSE_HOOK_REINJECT : site_hook(p);
 	return unsupported(t);
 }
 
@@ -149,7 +149,7 @@ static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow
 /* The site's programs on @dev: its counter first, or its bpf_redirect(). */
 static int site_programs(struct tse_test *t, enum tse_dev dev)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	if (tse_count_at_root(t, dev, progs->tse_count_reinject))
 		return -1;
@@ -196,7 +196,7 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 	char match[160], gact[48] = "", mirror[64] = "";
 
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
-	if (t->root_gact)
+	if (t->net.root_gact)
 		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
 	if (mirrors(&t->s->point))
 		snprintf(mirror, sizeof(mirror), " action mirred egress mirror dev %s",
@@ -205,8 +205,8 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 			 "filter add dev %s parent 1: prio 3 %s classid 1:%d%s%s\n",
 			 tse_dev(t, dev), match, TSE_CHOSEN_CLASS, mirror, gact))
 		return -1;
-	t->peer_gact = t->root_gact && peer_u32_matches(&t->s->point);
-	if (t->peer_gact &&
+	t->net.peer_gact = t->net.root_gact && peer_u32_matches(&t->s->point);
+	if (t->net.peer_gact &&
 	    tse_tc_queue(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s %s %d\n",
 			 tse_dev(t, TSE_VB), match, "action gact pipe index",
 			 TSE_PEER_GACT_INDEX))
@@ -217,7 +217,7 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 /* The observers' programs: on vd, on vb's ingress, in va's root qdisc. */
 static int observer_programs(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return (mirrors(&t->s->point) ?
 		tse_count_at(t, TSE_VD, false, progs->tse_count_mirror, 1) : 0) ?:
@@ -506,7 +506,7 @@ static int fences_into_ifb(struct tse_test *t)
 {
 	enum tse_site site = t->s->point.site;
 
-	return site == TSE_SITE_CLSACT_BPF || site == TSE_SITE_TCX ? 0 : t->fences;
+	return site == TSE_SITE_CLSACT_BPF || site == TSE_SITE_TCX ? 0 : t->traffic.fences;
 }
 
 /*
@@ -517,7 +517,7 @@ static int fences_into_ifb(struct tse_test *t)
 static void observe_links(struct tse_test *t)
 {
 	observe(t, OBS_IFB_RX, NULL, (long long)tse_moved(t, TSE_IFB).rx - fences_into_ifb(t));
-	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - t->fences);
+	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences);
 	observe(t, OBS_AGG_RX, NULL, (long long)tse_moved(t, TSE_VF).rx);
 }
 
@@ -527,23 +527,23 @@ static void observe_root(struct tse_test *t)
 
 	observe(t, OBS_ROOT, tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED), 0);
 	observe(t, OBS_CLASS, NULL,
-		tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->fences);
+		tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->traffic.fences);
 	observe(t, OBS_DEFAULT_CLASS, NULL, tse_moved_class(t, dev, TSE_DEFAULT_CLASS));
 	observe(t, OBS_MIRROR, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
-	if (t->root_gact)
+	if (t->net.root_gact)
 		observe(t, OBS_ROOT_GACT, NULL,
 			(long long)tse_moved(t, TSE_VA).gact -
-			(root_site(&t->s->point) ? 0 : t->fences));
+			(root_site(&t->s->point) ? 0 : t->traffic.fences));
 }
 
 static void observe_peer(struct tse_test *t)
 {
 	observe(t, OBS_PEER, tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0);
-	if (t->peer_gact)
+	if (t->net.peer_gact)
 		observe(t, OBS_PEER_GACT, NULL,
-			(long long)tse_moved(t, TSE_VB).peer_gact - t->fences);
+			(long long)tse_moved(t, TSE_VB).peer_gact - t->traffic.fences);
 	tse_expect_peer_fields(t);
-	observe(t, OBS_TAP, t->tapped, 0);
+	observe(t, OBS_TAP, t->traffic.tapped, 0);
 }
 
 /*
@@ -554,7 +554,7 @@ static void observe_peer(struct tse_test *t)
 void tse_grid_judge(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
-	struct tse_counters *bpf = &t->skel->bss->counters;
+	struct tse_counters *bpf = &t->net.skel->bss->counters;
 	enum tse_hook hook = site_hook(p);
 
 	observe(t, OBS_LOOPED, NULL,
@@ -572,14 +572,14 @@ void tse_grid_judge(struct tse_test *t)
 	if (!p->solo)
 		observe(t, OBS_IFB_GATE, tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0);
 	observe_peer(t);
-	observe(t, OBS_DELIVERED, t->delivered[TSE_FLOW_REDIRECTED], 0);
+	observe(t, OBS_DELIVERED, t->traffic.delivered[TSE_FLOW_REDIRECTED], 0);
 	if (p->aggregate) {
 		observe(t, OBS_AGG_SITE, tse_bpf_row(t, hook, TSE_FLOW_UNRELATED), 0);
 		observe(t, OBS_AGG_ROOT,
 			tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_UNRELATED), 0);
 		/* va2 carries its flow alone, and no fence: nothing to set aside. */
 		observe(t, OBS_AGG_CLSACT, NULL, (long long)tse_moved(t, TSE_VE).clsact);
-		observe(t, OBS_AGG_DELIVERED, t->delivered[TSE_FLOW_UNRELATED], 0);
+		observe(t, OBS_AGG_DELIVERED, t->traffic.delivered[TSE_FLOW_UNRELATED], 0);
 	}
 	observe_links(t);
 }

@@ -195,22 +195,27 @@ struct tse_stream {
 	bool done;
 };
 
-struct tse_test {
-	const struct tse_scenario *s;
-	int family;
-	int pkts;
+/* The network a scenario runs on: built by tse_topology.c. */
+struct tse_net {
 	int self_ns;			/* where the caller's thread came from */
 	int ns[TSE_NSS];		/* held by fd only: gone when we are */
 	int nl[TSE_NSS];		/* rtnetlink socket in each namespace */
 	int ifindex[TSE_DEVS];		/* 0: the shape has no such device */
-	char queue[TSE_NSS][TSE_TOOLS][TSE_QUEUE];	/* see tse_queue() */
 	const char *root_qdisc;		/* "prio" or "htb", when probed */
 	bool root_gact;			/* the root filter also runs a gact action */
 	bool peer_gact;			/* vb's ingress has a u32 + gact filter */
-	int kmsg;
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];
+};
+
+/* Commands gathered for one batch per tool and namespace (tse_topology.c). */
+struct tse_cmd_queue {
+	char batch[TSE_NSS][TSE_TOOLS][TSE_QUEUE];
+};
+
+/* What the scenario sends, and what arrived (tse_traffic.c). */
+struct tse_traffic_state {
 	int tx_sock[TSE_FLOWS];
 	int rx_sock[TSE_FLOWS];
 	bool sends[TSE_FLOWS];		/* flows the scenario sends */
@@ -219,12 +224,28 @@ struct tse_test {
 	int tap_sock;			/* AF_PACKET on va, when the shape taps */
 	unsigned int tapped[TSE_MAX_PKTS];	/* redirected packets it saw leave */
 	struct tse_stream stream;
+};
+
+/* Counters read before and after the traffic. */
+struct tse_stats {
 	struct tse_devstats before[TSE_DEVS], after[TSE_DEVS];
 	__u32 other_before[TSE_HOOKS];	/* BPF background counts at "before" */
 	__u32 fence_before[TSE_HOOKS];	/* and fence counts */
+};
+
+/* One run of a scenario for one IP version, then its parts by concern. */
+struct tse_test {
+	const struct tse_scenario *s;
+	int family;
+	int pkts;
 	struct tse_result *res;
 	bool recorded;			/* its observations written (TSE_RECORD) */
 	struct timespec start;
+	int kmsg;
+	struct tse_net net;
+	struct tse_cmd_queue *queue;	/* 12 KiB: allocated on its own */
+	struct tse_traffic_state traffic;
+	struct tse_stats stats;
 };
 
 #endif /* __TSE_INTERNAL_H */

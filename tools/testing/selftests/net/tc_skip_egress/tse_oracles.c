@@ -29,7 +29,7 @@
 
 static struct tse_counters *bpf_counters(struct tse_test *t)
 {
-	return &t->skel->bss->counters;
+	return &t->net.skel->bss->counters;
 }
 
 const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
@@ -41,7 +41,7 @@ const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
 /* How far each of a device's counters moved while the traffic ran. */
 struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 {
-	const struct tse_devstats *a = &t->after[dev], *b = &t->before[dev];
+	const struct tse_devstats *a = &t->stats.after[dev], *b = &t->stats.before[dev];
 
 	return (struct tse_devstats){
 		.rx = a->rx - b->rx,
@@ -58,7 +58,7 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
 			  unsigned int minor)
 {
-	return t->after[dev].class_pkts[minor] - t->before[dev].class_pkts[minor];
+	return t->stats.after[dev].class_pkts[minor] - t->stats.before[dev].class_pkts[minor];
 }
 
 /*
@@ -67,7 +67,7 @@ long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
  */
 long long tse_background(struct tse_test *t, enum tse_hook hook)
 {
-	return bpf_counters(t)->other[hook] - t->other_before[hook];
+	return bpf_counters(t)->other[hook] - t->stats.other_before[hook];
 }
 
 /*
@@ -87,7 +87,7 @@ void tse_expect_quiet(struct tse_test *t)
 	int hook;
 
 	for (hook = 0; hook < TSE_HOOKS; hook++)
-		n += tse_background(t, hook) - (fence[hook] - t->fence_before[hook]);
+		n += tse_background(t, hook) - (fence[hook] - t->stats.fence_before[hook]);
 	tse_expect(t,
 		   "packets of no test flow on the BPF hooks while the traffic ran (fences aside)",
 		   n, 0, &noisy, &noisy);
@@ -133,7 +133,7 @@ static void expect_ifb_kept(struct tse_test *t, enum tse_dev ifb)
 void tse_expect_ifb_kept(struct tse_test *t)
 {
 	expect_ifb_kept(t, TSE_IFB);
-	if (t->ifindex[TSE_IFB_IN])
+	if (t->net.ifindex[TSE_IFB_IN])
 		expect_ifb_kept(t, TSE_IFB_IN);
 }
 
@@ -171,7 +171,7 @@ void tse_expect_redirected(struct tse_test *t)
 void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 		       enum tse_hook hook)
 {
-	int flows = t->sends[TSE_FLOW_REDIRECTED] + t->sends[TSE_FLOW_UNRELATED];
+	int flows = t->traffic.sends[TSE_FLOW_REDIRECTED] + t->traffic.sends[TSE_FLOW_UNRELATED];
 	char what[96];
 
 	snprintf(what, sizeof(what), "test packets the clsact qdisc on %s counted",
@@ -184,7 +184,7 @@ void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "copies the receiver got per packet",
-			t->delivered[flow], 1, &tse_duplicated,
+			t->traffic.delivered[flow], 1, &tse_duplicated,
 			&tse_not_delivered);
 }
 
@@ -192,7 +192,7 @@ void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
 static void expect_link(struct tse_test *t, const char *what, long long moved,
 			unsigned int flows)
 {
-	tse_expect(t, what, moved - t->fences, (long long)flows * t->pkts,
+	tse_expect(t, what, moved - t->traffic.fences, (long long)flows * t->pkts,
 		   &tse_duplicated, &tse_not_delivered);
 }
 
@@ -253,11 +253,11 @@ void tse_expect_root_actions(struct tse_test *t)
 			tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 1,
 			&tse_actions_repeated, &tse_actions_skipped);
 	tse_expect(t, "copies vd received (veth rx_packets), fences aside",
-		   (long long)tse_moved(t, TSE_VD).rx - t->fences, t->pkts,
+		   (long long)tse_moved(t, TSE_VD).rx - t->traffic.fences, t->pkts,
 		   &tse_actions_repeated, &tse_actions_skipped);
-	if (t->root_gact)
+	if (t->net.root_gact)
 		tse_expect(t, "packets the root filter's gact action counted, fences aside",
-			   (long long)tse_moved(t, TSE_VA).gact - t->fences, t->pkts,
+			   (long long)tse_moved(t, TSE_VA).gact - t->traffic.fences, t->pkts,
 			   &tse_actions_repeated, &tse_actions_skipped);
 }
 
@@ -267,7 +267,7 @@ void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
 
 	snprintf(what, sizeof(what), "packets class 1:%d of %s's root qdisc sent, fences aside",
 		 TSE_CHOSEN_CLASS, tse_dev(t, dev));
-	tse_expect(t, what, tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->fences, t->pkts,
+	tse_expect(t, what, tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->traffic.fences, t->pkts,
 		   &tse_duplicated, &tse_misclassified);
 	snprintf(what, sizeof(what), "packets default class 1:%d of %s's root qdisc sent",
 		 TSE_DEFAULT_CLASS, tse_dev(t, dev));
@@ -336,7 +336,7 @@ void tse_expect_peer_fields(struct tse_test *t)
 {
 	bool macvlan = t->s->shape.upper == TSE_UPPER_MACVLAN;
 	const struct tse_fields want = {
-		.ingress_ifindex = t->ifindex[TSE_VB],
+		.ingress_ifindex = t->net.ifindex[TSE_VB],
 		.pkt_type = macvlan ? PACKET_OTHERHOST : PACKET_HOST,
 	};
 
@@ -410,7 +410,7 @@ void tse_expect_shaped(struct tse_test *t)
  */
 static void tcp_runs_per_skb(struct tse_test *t, long long *more, long long *less)
 {
-	int fd = bpf_map__fd(t->skel->maps.tcp_skbs);
+	int fd = bpf_map__fd(t->net.skel->maps.tcp_skbs);
 	struct tse_tcp_key key, *prev = NULL;
 	struct tse_tcp_runs runs;
 
@@ -459,10 +459,10 @@ void tse_expect_stream(struct tse_test *t)
 		 tcp->skbs[TSE_HOOK_IFB], tcp->gso_skbs, tcp->segs[TSE_HOOK_IFB]);
 	tse_expect(t, "TCP skbs stopped by the loop breaker", tcp->looped, 0,
 		   &tse_looped, &tse_looped);
-	tse_expect(t, "bytes the receiver read", t->stream.received,
+	tse_expect(t, "bytes the receiver read", t->traffic.stream.received,
 		   TSE_STREAM_BYTES, &tse_duplicated, &tse_not_delivered);
 	tse_expect(t, "offset of the first wrong byte (-1: none)",
-		   t->stream.first_bad, -1, &corrupted, &corrupted);
+		   t->traffic.stream.first_bad, -1, &corrupted, &corrupted);
 	expect_tcp_per_skb(t);
 	tse_expect_at_least(t, "TCP skbs that entered ifb", tcp->skbs[TSE_HOOK_IFB],
 			    1, &tse_not_redirected);
@@ -473,9 +473,9 @@ void tse_expect_stream(struct tse_test *t)
 	tse_expect_at_least(t, "TCP GSO skbs (more than one segment) that entered ifb",
 			    tcp->gso_skbs, 1, &not_gso);
 	tse_note(t, "TCP retransmissions: %lld, shown spurious by a D-SACK: %lld",
-		 t->stream.retrans, t->stream.spurious);
+		 t->traffic.stream.retrans, t->traffic.stream.spurious);
 	tse_expect(t, "the sender's retransmissions no D-SACK showed spurious (TCP_INFO)",
-		   t->stream.retrans - t->stream.spurious, 0, &retransmitted,
+		   t->traffic.stream.retrans - t->traffic.stream.spurious, 0, &retransmitted,
 		   &retransmitted);
 }
 

@@ -75,7 +75,7 @@ static int probe_root_qdisc(struct tse_test *t, int nsfd)
 			 kinds[i]);
 		if (tse_run_batch(nsfd, "tc", cmd, err, sizeof(err)))
 			continue;
-		t->root_qdisc = kinds[i];
+		t->net.root_qdisc = kinds[i];
 		tse_note(t, "root qdisc: %s", kinds[i]);
 		return tse_run_batch(nsfd, "tc", "qdisc del dev p1 root\n", err,
 				 sizeof(err)) ?
@@ -93,9 +93,9 @@ static void probe_root_gact(struct tse_test *t, int nsfd)
 {
 	char err[256];
 
-	t->root_gact = !tse_run_batch(nsfd, "tc", "actions add action gact pipe\n",
-				  err, sizeof(err));
-	if (!t->root_gact)
+	t->net.root_gact = !tse_run_batch(nsfd, "tc", "actions add action gact pipe\n",
+					  err, sizeof(err));
+	if (!t->net.root_gact)
 		tse_note(t, "no gact action in the root filter: kernel lacks it (%s)", err);
 }
 
@@ -180,7 +180,7 @@ static int probe_tcx_in(struct tse_test *t, int nsfd)
 		return tse_setup_error(t, "veth for the tcx probe: %s", err);
 	if (setns(nsfd, CLONE_NEWNET))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	link = bpf_program__attach_tcx(t->skel->progs.tse_redirect_ifb_tcx,
+	link = bpf_program__attach_tcx(t->net.skel->progs.tse_redirect_ifb_tcx,
 				       if_nametoindex("p0"), NULL);
 	if (!link)
 		ret = -errno;

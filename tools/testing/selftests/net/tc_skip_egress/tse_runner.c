@@ -38,19 +38,19 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	t->family = family;
 	t->res = res;
 	t->pkts = s->pkts ?: TSE_PKTS;
-	t->sends[TSE_FLOW_REDIRECTED] = true;
-	t->sends[TSE_FLOW_UNRELATED] = s->unrelated || s->shape.aggregate;
-	t->self_ns = -1;
+	t->traffic.sends[TSE_FLOW_REDIRECTED] = true;
+	t->traffic.sends[TSE_FLOW_UNRELATED] = s->unrelated || s->shape.aggregate;
+	t->net.self_ns = -1;
 	t->kmsg = -1;
-	t->breaker = TSE_HOOKS;
-	t->tap_sock = -1;
+	t->net.breaker = TSE_HOOKS;
+	t->traffic.tap_sock = -1;
 	for (i = 0; i < TSE_NSS; i++) {
-		t->ns[i] = -1;
-		t->nl[i] = -1;
+		t->net.ns[i] = -1;
+		t->net.nl[i] = -1;
 	}
 	for (i = 0; i < TSE_FLOWS; i++) {
-		t->tx_sock[i] = -1;
-		t->rx_sock[i] = -1;
+		t->traffic.tx_sock[i] = -1;
+		t->traffic.rx_sock[i] = -1;
 	}
 }
 
@@ -70,8 +70,12 @@ struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
 	const struct tse_scenario *s = tse_find(name);
 	struct tse_test *t = calloc(1, sizeof(*t));
 
-	if (!t)
+	if (t)
+		t->queue = calloc(1, sizeof(*t->queue));
+	if (!t || !t->queue) {
+		free(t);
 		return NULL;
+	}
 	memset(res, 0, sizeof(*res));
 	t->res = res;
 	t->kmsg = -1;
@@ -117,5 +121,6 @@ void tse_teardown(struct tse_test *t)
 	}
 	if (t->kmsg >= 0)
 		close(t->kmsg);
+	free(t->queue);
 	free(t);
 }

@@ -33,7 +33,7 @@
 static int head_and_mirred(struct tse_test *t, enum tse_dev dev, bool egress,
 			   enum tse_dev ifb)
 {
-	return tse_count_at(t, dev, egress, t->skel->progs.tse_count_head, 1) ?:
+	return tse_count_at(t, dev, egress, t->net.skel->progs.tse_count_head, 1) ?:
 	       tse_mirred_filter(t, dev, egress ? "egress" : "ingress", 2, UDP,
 				 TSE_PORT, ifb);
 }
@@ -75,7 +75,7 @@ static void judge_ingress_mirred(struct tse_test *t)
 /* ingress_bpf_redirect, a control: the kernel set skb_iif on arrival. */
 static int setup_ingress_bpf_redirect(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_VB, false, t->skel->progs.tse_redirect_ifb, 1);
+	return tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_redirect_ifb, 1);
 }
 
 static void judge_ingress_bpf_redirect(struct tse_test *t)
@@ -112,7 +112,7 @@ static void judge_egress_unrelated(struct tse_test *t)
 static int setup_peer_ingress_once(struct tse_test *t)
 {
 	return setup_egress_mirred(t) ?:
-	       tse_count_at(t, TSE_VB, false, t->skel->progs.tse_count_peer, 1);
+	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
 }
 
 /*
@@ -144,7 +144,7 @@ static int root_mirror_filter(struct tse_test *t, const char *then)
 	char match[160], gact[48] = "";
 
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
-	if (t->root_gact)
+	if (t->net.root_gact)
 		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
 	return tse_tc(t, TSE_NS_SENDER,
 		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s%s\n",
@@ -156,8 +156,8 @@ static int root_mirror_filter(struct tse_test *t, const char *then)
 static int root_qdisc_watched(struct tse_test *t)
 {
 	return tse_root_qdisc(t, TSE_VA) ?:
-	       tse_count_at_root(t, TSE_VA, t->skel->progs.tse_count_reinject) ?:
-	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
+	       tse_count_at_root(t, TSE_VA, t->net.skel->progs.tse_count_reinject) ?:
+	       tse_count_at(t, TSE_VD, false, t->net.skel->progs.tse_count_mirror, 1);
 }
 
 /*
@@ -174,7 +174,7 @@ static int setup_root_qdisc_mirror_then_redirect(struct tse_test *t)
 
 	snprintf(redirect, sizeof(redirect), " action mirred egress redirect dev %s",
 		 tse_dev(t, TSE_IFB));
-	return tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_head, 1) ?:
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ?:
 	       root_qdisc_watched(t) ?: root_mirror_filter(t, redirect);
 }
 
@@ -212,9 +212,9 @@ static int add_no_match_filters(struct tse_test *t)
 
 static int setup_egress_100_filters(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_head, 1) ?:
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ?:
 	       add_no_match_filters(t) ?:
-	       tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_tail, 99) ?:
+	       tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_tail, 99) ?:
 	       tse_mirred_filter(t, TSE_VA, "egress", 100, UDP, TSE_PORT, TSE_IFB);
 }
 
@@ -248,7 +248,7 @@ static void judge_forward_egress_mirred(struct tse_test *t)
 
 static int setup_forward_egress_bpf_redirect(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_RB, true, t->skel->progs.tse_redirect_ifb, 1);
+	return tse_count_at(t, TSE_RB, true, t->net.skel->progs.tse_redirect_ifb, 1);
 }
 
 static void judge_forward_egress_bpf_redirect(struct tse_test *t)
@@ -266,7 +266,7 @@ static void judge_forward_egress_bpf_redirect(struct tse_test *t)
  */
 static int setup_router_two_ifb(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_RA, false, t->skel->progs.tse_count_in, 1) ?:
+	return tse_count_at(t, TSE_RA, false, t->net.skel->progs.tse_count_in, 1) ?:
 	       tse_mirred_filter(t, TSE_RA, "ingress", 2, UDP, TSE_PORT, TSE_IFB_IN) ?:
 	       setup_forward_egress_mirred(t);
 }
@@ -289,7 +289,7 @@ static int setup_burst(struct tse_test *t)
 {
 	return setup_forward_egress_mirred(t) ?:
 	       tse_root_qdisc(t, TSE_RB) ?:
-	       tse_count_at_root(t, TSE_RB, t->skel->progs.tse_count_reinject);
+	       tse_count_at_root(t, TSE_RB, t->net.skel->progs.tse_count_reinject);
 }
 
 static void judge_burst(struct tse_test *t)
@@ -302,7 +302,7 @@ static void judge_burst(struct tse_test *t)
 /* tcp_stream: a TCP connection through an egress redirect to ifb on va. */
 static int setup_tcp_stream(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_head, 1) ?:
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ?:
 	       tse_mirred_filter(t, TSE_VA, "egress", 2, TCP, TSE_TCP_PORT, TSE_IFB);
 }
 
@@ -341,7 +341,7 @@ static void judge_shaped_ifb(struct tse_test *t)
  */
 static int setup_stacked_into_one_ifb(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_root_qdisc(t, TSE_UP_A) ?: tse_root_qdisc(t, TSE_VA) ?:
 	       tse_mirred_filter(t, TSE_UP_A, "parent 1:", 2, UDP, TSE_PORT, TSE_IFB) ?:
@@ -376,7 +376,7 @@ static void judge_stacked_into_one_ifb(struct tse_test *t)
  */
 static int setup_bpf_redirect_to_veth(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_count_at(t, TSE_VA, true, progs->tse_redirect_target, 1) ?:
 	       tse_count_at(t, TSE_VE, true, progs->tse_count_target, 1);
@@ -394,7 +394,7 @@ static void judge_bpf_redirect_to_veth(struct tse_test *t)
 			&tse_misredirected, &tse_misredirected);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 	tse_expect(t, "packets vb2 received (veth rx_packets), fences aside",
-		   (long long)tse_moved(t, TSE_VF).rx - t->fences, t->pkts,
+		   (long long)tse_moved(t, TSE_VF).rx - t->traffic.fences, t->pkts,
 		   &tse_duplicated, &tse_not_delivered);
 }
 
@@ -406,7 +406,7 @@ static void judge_bpf_redirect_to_veth(struct tse_test *t)
  */
 static int setup_clone_to_ifb(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_count_at(t, TSE_VA, true, progs->tse_clone_to_ifb, 1) ?:
 	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1);
@@ -426,7 +426,7 @@ static void judge_clone_to_ifb(struct tse_test *t)
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 1,
 			&tse_looped, &tse_not_redirected);
 	tse_expect(t, "copies ifb dropped (rx_dropped + tx_dropped), fences aside",
-		   (long long)tse_moved(t, TSE_IFB).dropped - t->fences, t->pkts,
+		   (long long)tse_moved(t, TSE_IFB).dropped - t->traffic.fences, t->pkts,
 		   &copies_kept, &copies_kept);
 	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
 			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
@@ -443,7 +443,7 @@ static void judge_clone_to_ifb(struct tse_test *t)
  */
 static int setup_two_ifb_stages(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return head_and_mirred(t, TSE_VA, true, TSE_IFB) ?:
 	       tse_root_qdisc(t, TSE_VA) ?:
@@ -469,7 +469,7 @@ static void judge_two_ifb_stages(struct tse_test *t)
  */
 static int setup_egress_hairpin(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_count_at(t, TSE_RB, true, progs->tse_count_head, 1) ?:
 	       tse_root_qdisc(t, TSE_RB) ?:
@@ -490,7 +490,7 @@ static void judge_egress_hairpin(struct tse_test *t)
 			tse_bpf_row(t, TSE_HOOK_BACK, TSE_FLOW_REDIRECTED), 1,
 			&tse_duplicated, &not_hairpinned);
 	tse_expect_each(t, "copies the receiver got per packet",
-			t->delivered[TSE_FLOW_REDIRECTED], 0, &not_hairpinned,
+			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0, &not_hairpinned,
 			&not_hairpinned);
 	tse_expect(t, "packets rb sent on to vb (tx_packets)",
 		   (long long)tse_moved(t, TSE_RB).tx, 0, &not_hairpinned, &not_hairpinned);

@@ -191,12 +191,12 @@ static const char *prefix_len(struct tse_test *t, enum tse_dev dev)
 
 int tse_enter(struct tse_test *t, enum tse_ns ns)
 {
-	return setns(t->ns[ns], CLONE_NEWNET);
+	return setns(t->net.ns[ns], CLONE_NEWNET);
 }
 
 void tse_leave(struct tse_test *t)
 {
-	if (setns(t->self_ns, CLONE_NEWNET))
+	if (setns(t->net.self_ns, CLONE_NEWNET))
 		abort();	/* every later step would run in the wrong netns */
 }
 
@@ -303,7 +303,7 @@ static __printf(4, 0) int tse_vqueue(struct tse_test *t, enum tse_ns ns,
 				     enum tse_tool tool, const char *fmt,
 				     va_list ap)
 {
-	char *q = t->queue[ns][tool];
+	char *q = t->queue->batch[ns][tool];
 	size_t used = strlen(q);
 	int n;
 
@@ -353,9 +353,9 @@ static int tse_flush(struct tse_test *t)
 
 	for (ns = 0; ns < TSE_NSS; ns++) {
 		for (tool = 0; tool < TSE_TOOLS; tool++) {
-			char *q = t->queue[ns][tool];
+			char *q = t->queue->batch[ns][tool];
 
-			if (!ret && q[0] && tse_run_batch(t->ns[ns], tools[tool], q,
+			if (!ret && q[0] && tse_run_batch(t->net.ns[ns], tools[tool], q,
 							  err, sizeof(err))) {
 				failed_command(q, err, cmd, sizeof(cmd));
 				ret = tse_setup_error(t, "'%s %s' failed: %s", tools[tool],
@@ -406,7 +406,7 @@ int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds)
 {
 	char err[512];
 
-	if (tse_run_batch(t->ns[ns], "tc", cmds, err, sizeof(err)))
+	if (tse_run_batch(t->net.ns[ns], "tc", cmds, err, sizeof(err)))
 		return tse_setup_error(t, "tc -batch failed: %s", err);
 	return 0;
 }
@@ -444,7 +444,7 @@ static void set_target(struct tse_test *t, struct tse_config *cfg)
 	const char *mac = devdef(t, TSE_VF)->mac;
 	__u8 *m = cfg->target_mac;
 
-	cfg->target_ifindex = t->ifindex[TSE_VE];
+	cfg->target_ifindex = t->net.ifindex[TSE_VE];
 	if (mac)
 		sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
 		       &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]);
@@ -454,20 +454,20 @@ static int load_bpf(struct tse_test *t)
 {
 	struct tse_config *cfg;
 
-	t->skel = test_tc_redirect_ifb__open();
-	if (!t->skel)
+	t->net.skel = test_tc_redirect_ifb__open();
+	if (!t->net.skel)
 		return tse_setup_error(t, "open BPF skeleton: %s", strerror(errno));
-	cfg = &t->skel->rodata->cfg;
+	cfg = &t->net.skel->rodata->cfg;
 	cfg->loop_limit = TSE_LOOP_LIMIT;
-	cfg->breaker = t->breaker;
+	cfg->breaker = t->net.breaker;
 	cfg->redirect_both = t->s->shape.aggregate;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
 	cfg->port[TSE_FLOW_UNRELATED] = TSE_PORT + 1;
 	cfg->tcp_port = TSE_TCP_PORT;
-	cfg->ifb_ifindex = t->ifindex[TSE_IFB];
-	cfg->ifb_in_ifindex = t->ifindex[TSE_IFB_IN];
+	cfg->ifb_ifindex = t->net.ifindex[TSE_IFB];
+	cfg->ifb_in_ifindex = t->net.ifindex[TSE_IFB_IN];
 	set_target(t, cfg);
-	if (test_tc_redirect_ifb__load(t->skel))
+	if (test_tc_redirect_ifb__load(t->net.skel))
 		return tse_setup_error(t, "load BPF programs: %s", strerror(errno));
 	return 0;
 }
@@ -499,8 +499,8 @@ static int create_namespaces(struct tse_test *t)
 	for (ns = 0; ns < TSE_NSS; ns++) {
 		if (ns == TSE_NS_ROUTER && !t->s->shape.routed)
 			continue;
-		t->ns[ns] = tse_netns_new(t);
-		if (t->ns[ns] < 0)
+		t->net.ns[ns] = tse_netns_new(t);
+		if (t->net.ns[ns] < 0)
 			return tse_setup_error(t, "new netns: %s", strerror(errno));
 		if (quiet_ipv6(t, ns))
 			return -1;
@@ -515,7 +515,7 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 	char peer[128];
 
 	snprintf(peer, sizeof(peer), "peer name %s address %s netns /proc/%d/fd/%d",
-		 tse_dev(t, b), devdef(t, b)->mac, getpid(), t->ns[tse_dev_ns(t, b)]);
+		 tse_dev(t, b), devdef(t, b)->mac, getpid(), t->net.ns[tse_dev_ns(t, b)]);
 	return tse_queue(t, tse_dev_ns(t, a), TSE_IP,
 			 "link add name %s%s address %s type veth %s\n",
 			 tse_dev(t, a), burst ? " gso_max_segs 1" : "",
@@ -671,7 +671,7 @@ static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 	return tse_queue(t, tse_dev_ns(t, ifb), TSE_IP,
 		      "link add name %s txqueuelen 1000 type ifb\n"
 		      "link set %s " TSE_SILENT "\n", name, name) ?:
-	       (t->breaker == TSE_HOOKS ?
+	       (t->net.breaker == TSE_HOOKS ?
 		tse_queue(t, tse_dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name) : 0);
 }
 
@@ -680,17 +680,17 @@ static int lookup_ifindexes(struct tse_test *t)
 	int dev, ns;
 
 	for (ns = 0; ns < TSE_NSS; ns++) {
-		if (t->ns[ns] < 0)
+		if (t->net.ns[ns] < 0)
 			continue;
 		if (tse_enter(t, ns))
 			return tse_setup_error(t, "setns: %s", strerror(errno));
-		t->nl[ns] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
-				   NETLINK_ROUTE);
+		t->net.nl[ns] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+				       NETLINK_ROUTE);
 		for (dev = 0; dev < TSE_DEVS; dev++)
 			if (tse_dev_ns(t, dev) == ns && tse_dev(t, dev))
-				t->ifindex[dev] = if_nametoindex(tse_dev(t, dev));
+				t->net.ifindex[dev] = if_nametoindex(tse_dev(t, dev));
 		tse_leave(t);
-		if (t->nl[ns] < 0)
+		if (t->net.nl[ns] < 0)
 			return tse_setup_error(t, "netlink: %s", strerror(errno));
 	}
 	return 0;
@@ -700,7 +700,7 @@ static int tse_attach_cls_bpf(struct tse_test *t, enum tse_dev dev,
 			      enum bpf_tc_attach_point where, __u32 parent,
 			      struct bpf_program *prog, int prio)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = t->ifindex[dev],
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = t->net.ifindex[dev],
 		    .attach_point = where, .parent = parent);
 	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = 1, .priority = prio,
 		    .prog_fd = bpf_program__fd(prog));
@@ -733,10 +733,10 @@ int tse_root_qdisc_queue(struct tse_test *t, enum tse_dev dev)
 {
 	const char *name = tse_dev(t, dev);
 
-	if (strcmp(t->root_qdisc, "htb"))
+	if (strcmp(t->net.root_qdisc, "htb"))
 		return tse_tc_queue(t, tse_dev_ns(t, dev),
 				    "qdisc add dev %s root handle 1: %s\n",
-				    name, t->root_qdisc);
+				    name, t->net.root_qdisc);
 	return tse_tc_queue(t, tse_dev_ns(t, dev),
 			    "qdisc add dev %s root handle 1: htb default %d\n"
 			    "class add dev %s parent 1: classid 1:1 htb rate 10gbit\n"
@@ -760,12 +760,12 @@ int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 		   struct bpf_program *prog)
 {
-	struct bpf_link **link = &t->tcx_link[!!t->tcx_link[0]];
+	struct bpf_link **link = &t->net.tcx_link[!!t->net.tcx_link[0]];
 	int err = 0;
 
 	if (tse_enter(t, tse_dev_ns(t, dev)))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	*link = bpf_program__attach_tcx(prog, t->ifindex[dev], NULL);
+	*link = bpf_program__attach_tcx(prog, t->net.ifindex[dev], NULL);
 	if (!*link)
 		err = -errno;
 	tse_leave(t);
@@ -809,9 +809,9 @@ int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
 /* Attach the loop breaker that counts every entry into each ifb. */
 static int attach_ifb_gates(struct tse_test *t)
 {
-	struct bpf_program *gate = t->skel->progs.tse_ifb_gate;
+	struct bpf_program *gate = t->net.skel->progs.tse_ifb_gate;
 
-	if (t->breaker != TSE_HOOKS)
+	if (t->net.breaker != TSE_HOOKS)
 		return 0;
 	return tse_count_at(t, TSE_IFB, true, gate, 1) ?:
 	       (t->s->shape.ifb_in ? tse_count_at(t, TSE_IFB_IN, true, gate, 1) : 0);
@@ -826,7 +826,7 @@ static int watch_router_input(struct tse_test *t)
 {
 	if (!t->s->shape.routed)
 		return 0;
-	return tse_count_at(t, TSE_RA, true, t->skel->progs.tse_count_back, 1);
+	return tse_count_at(t, TSE_RA, true, t->net.skel->progs.tse_count_back, 1);
 }
 
 static int create_devices(struct tse_test *t)
@@ -842,8 +842,8 @@ static int create_devices(struct tse_test *t)
 /* The caller's namespace, which every step returns to. */
 int tse_topology_init(struct tse_test *t)
 {
-	t->self_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (t->self_ns < 0)
+	t->net.self_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (t->net.self_ns < 0)
 		return tse_setup_error(t, "own netns: %s", strerror(errno));
 	return 0;
 }
@@ -867,15 +867,15 @@ void tse_topology_destroy(struct tse_test *t)
 {
 	int ns;
 
-	bpf_link__destroy(t->tcx_link[0]);
-	bpf_link__destroy(t->tcx_link[1]);
-	test_tc_redirect_ifb__destroy(t->skel);
+	bpf_link__destroy(t->net.tcx_link[0]);
+	bpf_link__destroy(t->net.tcx_link[1]);
+	test_tc_redirect_ifb__destroy(t->net.skel);
 	for (ns = 0; ns < TSE_NSS; ns++) {
-		if (t->nl[ns] >= 0)
-			close(t->nl[ns]);
-		if (t->ns[ns] >= 0)
-			close(t->ns[ns]);
+		if (t->net.nl[ns] >= 0)
+			close(t->net.nl[ns]);
+		if (t->net.ns[ns] >= 0)
+			close(t->net.ns[ns]);
 	}
-	if (t->self_ns >= 0)
-		close(t->self_ns);
+	if (t->net.self_ns >= 0)
+		close(t->net.self_ns);
 }

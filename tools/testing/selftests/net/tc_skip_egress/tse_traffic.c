@@ -114,15 +114,16 @@ static int tap_open(struct tse_test *t)
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
 		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = t->ifindex[sender_dev(t)],
+		.sll_ifindex = t->net.ifindex[sender_dev(t)],
 	};
+	int fd;
 
 	if (tse_enter(t, TSE_NS_SENDER))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	t->tap_sock = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			     htons(ETH_P_ALL));
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	t->traffic.tap_sock = fd;
 	tse_leave(t);
-	if (t->tap_sock < 0 || bind(t->tap_sock, (struct sockaddr *)&sll, sizeof(sll)))
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
 		return tse_setup_error(t, "packet socket on %s: %s",
 				       tse_dev(t, sender_dev(t)), strerror(errno));
 	return 0;
@@ -161,13 +162,13 @@ static void tap_drain(struct tse_test *t)
 
 	for (;;) {
 		alen = sizeof(from);
-		n = recvfrom(t->tap_sock, frame, sizeof(frame), MSG_TRUNC,
+		n = recvfrom(t->traffic.tap_sock, frame, sizeof(frame), MSG_TRUNC,
 			     (struct sockaddr *)&from, &alen);
 		if (n < 0)
 			return;
 		seq = frame_seq(t, frame, n > (ssize_t)sizeof(frame) ? sizeof(frame) : n);
 		if (seq >= 0 && from.sll_pkttype == PACKET_OUTGOING)
-			t->tapped[seq]++;
+			t->traffic.tapped[seq]++;
 	}
 }
 
@@ -179,20 +180,20 @@ int tse_traffic_open(struct tse_test *t)
 		return -1;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (!t->sends[flow])
+		if (!t->traffic.sends[flow])
 			continue;
 		if (t->s->traffic == TSE_TCP_STREAM) {
 			type = SOCK_STREAM;
 			port = TSE_TCP_PORT;
 		}
-		t->rx_sock[flow] = tse_socket(t, TSE_NS_RECEIVER, type, port + flow);
-		if (t->rx_sock[flow] < 0)
+		t->traffic.rx_sock[flow] = tse_socket(t, TSE_NS_RECEIVER, type, port + flow);
+		if (t->traffic.rx_sock[flow] < 0)
 			return tse_setup_error(t, "receiver socket: %s", strerror(errno));
 		/* The TCP sender connects once the counters have been read. */
 		if (type == SOCK_STREAM)
 			continue;
-		t->tx_sock[flow] = tse_socket(t, TSE_NS_SENDER, type, port + flow);
-		if (t->tx_sock[flow] < 0)
+		t->traffic.tx_sock[flow] = tse_socket(t, TSE_NS_SENDER, type, port + flow);
+		if (t->traffic.tx_sock[flow] < 0)
 			return tse_setup_error(t, "sender socket: %s", strerror(errno));
 	}
 	return 0;
@@ -203,13 +204,13 @@ void tse_traffic_close(struct tse_test *t)
 	int flow;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (t->tx_sock[flow] >= 0)
-			close(t->tx_sock[flow]);
-		if (t->rx_sock[flow] >= 0)
-			close(t->rx_sock[flow]);
+		if (t->traffic.tx_sock[flow] >= 0)
+			close(t->traffic.tx_sock[flow]);
+		if (t->traffic.rx_sock[flow] >= 0)
+			close(t->traffic.rx_sock[flow]);
 	}
-	if (t->tap_sock >= 0)
-		close(t->tap_sock);
+	if (t->traffic.tap_sock >= 0)
+		close(t->traffic.tap_sock);
 }
 
 /* Counters of every device the scenario has. */
@@ -219,19 +220,20 @@ static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 
 	memset(ds, 0, sizeof(*ds) * TSE_DEVS);
 	for (dev = 0; dev < TSE_DEVS; dev++) {
-		if (!t->ifindex[dev])
+		if (!t->net.ifindex[dev])
 			continue;
-		if (tse_devstats_read(t->nl[tse_dev_ns(t, dev)], t->ifindex[dev], &ds[dev]))
+		if (tse_devstats_read(t->net.nl[tse_dev_ns(t, dev)], t->net.ifindex[dev],
+				      &ds[dev]))
 			return tse_setup_error(t, "read counters of %s over rtnetlink",
 					       tse_dev(t, dev));
 	}
-	if (t->root_gact &&
-	    tse_action_pkts(t->nl[tse_dev_ns(t, TSE_VA)], "gact", TSE_GACT_INDEX,
+	if (t->net.root_gact &&
+	    tse_action_pkts(t->net.nl[tse_dev_ns(t, TSE_VA)], "gact", TSE_GACT_INDEX,
 			    &ds[TSE_VA].gact))
 		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
 				       TSE_GACT_INDEX);
-	if (t->peer_gact &&
-	    tse_action_pkts(t->nl[TSE_NS_RECEIVER], "gact", TSE_PEER_GACT_INDEX,
+	if (t->net.peer_gact &&
+	    tse_action_pkts(t->net.nl[TSE_NS_RECEIVER], "gact", TSE_PEER_GACT_INDEX,
 			    &ds[TSE_VB].peer_gact))
 		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
 				       TSE_PEER_GACT_INDEX);
@@ -263,7 +265,7 @@ static int send_flow(struct tse_test *t, enum tse_flow flow)
 
 	fill_payloads(p, t->pkts, TSE_MAGIC);
 	for (seq = 0; seq < t->pkts; seq++)
-		if (send_or_drop(t, t->tx_sock[flow], &p[seq], sizeof(p[seq])))
+		if (send_or_drop(t, t->traffic.tx_sock[flow], &p[seq], sizeof(p[seq])))
 			return -1;
 	return 0;
 }
@@ -272,7 +274,7 @@ static int send_flow(struct tse_test *t, enum tse_flow flow)
 static int send_burst(struct tse_test *t, enum tse_flow flow)
 {
 	struct tse_payload p[TSE_MAX_PKTS];
-	int fd = t->tx_sock[flow], size = sizeof(p[0]), off = 0;
+	int fd = t->traffic.tx_sock[flow], size = sizeof(p[0]), off = 0;
 
 	fill_payloads(p, t->pkts, TSE_MAGIC);
 	if (setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &size, sizeof(size)))
@@ -289,12 +291,12 @@ static void drain(struct tse_test *t, enum tse_flow flow)
 	struct tse_payload p;
 	__u32 seq;
 
-	while (recv(t->rx_sock[flow], &p, sizeof(p), 0) == sizeof(p)) {
+	while (recv(t->traffic.rx_sock[flow], &p, sizeof(p), 0) == sizeof(p)) {
 		seq = ntohl(p.seq);
 		if (p.magic == htonl(TSE_FENCE_MAGIC))
-			t->fences++;
+			t->traffic.fences++;
 		else if (p.magic == htonl(TSE_MAGIC) && seq < TSE_MAX_PKTS)
-			t->delivered[flow][seq]++;
+			t->traffic.delivered[flow][seq]++;
 	}
 }
 
@@ -304,21 +306,21 @@ static void receive_for(struct tse_test *t, int ms)
 	int flow, n = 0;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (!t->sends[flow])
+		if (!t->traffic.sends[flow])
 			continue;
-		pfd[n].fd = t->rx_sock[flow];
+		pfd[n].fd = t->traffic.rx_sock[flow];
 		pfd[n++].events = POLLIN;
 	}
 	poll(pfd, n, ms);
 	for (flow = 0; flow < TSE_FLOWS; flow++)
-		if (t->sends[flow])
+		if (t->traffic.sends[flow])
 			drain(t, flow);
 }
 
 static unsigned int packets_sent(struct tse_test *t)
 {
-	return t->pkts * (t->sends[TSE_FLOW_REDIRECTED] +
-			  t->sends[TSE_FLOW_UNRELATED]);
+	return t->pkts * (t->traffic.sends[TSE_FLOW_REDIRECTED] +
+			  t->traffic.sends[TSE_FLOW_UNRELATED]);
 }
 
 static unsigned int packets_delivered(struct tse_test *t)
@@ -328,7 +330,7 @@ static unsigned int packets_delivered(struct tse_test *t)
 
 	for (flow = 0; flow < TSE_FLOWS; flow++)
 		for (seq = 0; seq < t->pkts; seq++)
-			n += t->delivered[flow][seq] > 0;
+			n += t->traffic.delivered[flow][seq] > 0;
 	return n;
 }
 
@@ -338,22 +340,22 @@ static unsigned int packets_delivered(struct tse_test *t)
  */
 static unsigned int tse_outcomes(struct tse_test *t)
 {
-	struct tse_counters *c = &t->skel->bss->counters;
+	struct tse_counters *c = &t->net.skel->bss->counters;
 	struct tse_devstats now[TSE_DEVS];
 	unsigned int done = 0;
 	int flow, seq;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++)
 		for (seq = 0; seq < t->pkts; seq++)
-			done += t->sends[flow] && (t->delivered[flow][seq] ||
-						   c->looped[flow][seq]);
+			done += t->traffic.sends[flow] &&
+				(t->traffic.delivered[flow][seq] || c->looped[flow][seq]);
 	if (tse_kstats_read(t, now))
 		return done;
-	done += now[TSE_IFB].dropped - t->before[TSE_IFB].dropped;
-	if (t->ifindex[TSE_IFB_IN])
-		done += now[TSE_IFB_IN].dropped - t->before[TSE_IFB_IN].dropped;
-	if (t->ifindex[TSE_RA])
-		done += now[TSE_RA].tx - t->before[TSE_RA].tx;
+	done += now[TSE_IFB].dropped - t->stats.before[TSE_IFB].dropped;
+	if (t->net.ifindex[TSE_IFB_IN])
+		done += now[TSE_IFB_IN].dropped - t->stats.before[TSE_IFB_IN].dropped;
+	if (t->net.ifindex[TSE_RA])
+		done += now[TSE_RA].tx - t->stats.before[TSE_RA].tx;
 	return done;
 }
 
@@ -378,10 +380,10 @@ static int wait_fence(struct tse_test *t)
 	if (!packets_delivered(t))
 		return 0;
 	fill_payloads(&fence, 1, TSE_FENCE_MAGIC);
-	if (send_or_drop(t, t->tx_sock[TSE_FLOW_REDIRECTED], &fence, sizeof(fence)))
+	if (send_or_drop(t, t->traffic.tx_sock[TSE_FLOW_REDIRECTED], &fence, sizeof(fence)))
 		return -1;
 	deadline = now_ms() + TSE_FENCE_MS;
-	while (!t->fences && now_ms() < deadline)
+	while (!t->traffic.fences && now_ms() < deadline)
 		receive_for(t, 10);
 	return 0;
 }
@@ -391,7 +393,7 @@ static int run_datagrams(struct tse_test *t)
 	int flow;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (!t->sends[flow])
+		if (!t->traffic.sends[flow])
 			continue;
 		if (t->s->traffic == TSE_UDP_BURST && flow == TSE_FLOW_REDIRECTED ?
 		    send_burst(t, flow) : send_flow(t, flow))
@@ -401,7 +403,7 @@ static int run_datagrams(struct tse_test *t)
 	if (wait_fence(t))
 		return -1;
 	/* The fence went out of va after every test packet, and arrived. */
-	if (t->tap_sock >= 0)
+	if (t->traffic.tap_sock >= 0)
 		tap_drain(t);
 	return 0;
 }
@@ -441,12 +443,12 @@ static void stream_send(struct tse_test *t, struct tse_tcp *c)
 
 static void stream_receive(struct tse_test *t, struct tse_tcp *c)
 {
-	struct tse_stream *st = &t->stream;
+	struct tse_stream *st = &t->traffic.stream;
 	unsigned char buf[16384];
 	ssize_t n, i;
 
 	if (c->rx < 0)
-		c->rx = accept4(t->rx_sock[0], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		c->rx = accept4(t->traffic.rx_sock[0], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (c->rx < 0)
 		return;
 	while ((n = recv(c->rx, buf, sizeof(buf), 0)) > 0) {
@@ -480,8 +482,8 @@ static void stream_retrans(struct tse_test *t, int fd)
 			break;
 		poll(NULL, 0, 10);
 	} while (now_ms() < deadline);
-	t->stream.retrans = ti.tcpi_total_retrans;
-	t->stream.spurious = ti.tcpi_dsack_dups;
+	t->traffic.stream.retrans = ti.tcpi_total_retrans;
+	t->traffic.stream.spurious = ti.tcpi_dsack_dups;
 }
 
 /* Push the stream through, both ends in this thread, for a bounded time. */
@@ -491,14 +493,14 @@ static int run_stream(struct tse_test *t)
 	long long deadline = now_ms() + TSE_STREAM_MS;
 	struct pollfd pfd[2];
 
-	t->stream.first_bad = -1;
+	t->traffic.stream.first_bad = -1;
 	c.tx = tse_socket(t, TSE_NS_SENDER, SOCK_STREAM, TSE_TCP_PORT);
-	t->tx_sock[0] = c.tx;
+	t->traffic.tx_sock[0] = c.tx;
 	if (c.tx < 0)
 		return tse_setup_error(t, "TCP connect: %s", strerror(errno));
-	while (!t->stream.done && now_ms() < deadline) {
+	while (!t->traffic.stream.done && now_ms() < deadline) {
 		pfd[0] = (struct pollfd){ .fd = c.tx, .events = POLLOUT };
-		pfd[1] = (struct pollfd){ .fd = c.rx >= 0 ? c.rx : t->rx_sock[0],
+		pfd[1] = (struct pollfd){ .fd = c.rx >= 0 ? c.rx : t->traffic.rx_sock[0],
 					  .events = POLLIN };
 		poll(pfd, 2, 10);
 		stream_send(t, &c);
@@ -519,11 +521,13 @@ static int run_stream(struct tse_test *t)
  */
 int tse_traffic_run(struct tse_test *t)
 {
-	memcpy(t->other_before, t->skel->bss->counters.other, sizeof(t->other_before));
-	memcpy(t->fence_before, t->skel->bss->counters.fence, sizeof(t->fence_before));
-	if (tse_kstats_read(t, t->before))
+	struct tse_counters *bpf = &t->net.skel->bss->counters;
+
+	memcpy(t->stats.other_before, bpf->other, sizeof(t->stats.other_before));
+	memcpy(t->stats.fence_before, bpf->fence, sizeof(t->stats.fence_before));
+	if (tse_kstats_read(t, t->stats.before))
 		return -1;
 	if (t->s->traffic == TSE_TCP_STREAM ? run_stream(t) : run_datagrams(t))
 		return -1;
-	return tse_kstats_read(t, t->after);
+	return tse_kstats_read(t, t->stats.after);
 }
