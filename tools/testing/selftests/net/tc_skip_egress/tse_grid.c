@@ -61,8 +61,8 @@
 /* The device the row's redirect sits on, for @flow. */
 static enum tse_dev site_dev(struct tse_test *t, enum tse_flow flow)
 {
-	if (flow == TSE_FLOW_UNRELATED)
-		return TSE_VE;
+	if (flow == TSE_FLOW_SECOND)
+		return TSE_VA2;
 	return t->s->point.upper ? TSE_UP_A : TSE_VA;
 }
 
@@ -236,9 +236,9 @@ int tse_grid_setup(struct tse_test *t)
 	bool agg = t->s->shape.aggregate;
 
 	return site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
-	       (agg ? site_filters(t, TSE_VE, TSE_FLOW_UNRELATED) : 0) ?:
+	       (agg ? site_filters(t, TSE_VA2, TSE_FLOW_SECOND) : 0) ?:
 	       observer_filters(t, dev) ?: tse_tc_flush(t) ?:
-	       site_programs(t, dev) ?: (agg ? site_programs(t, TSE_VE) : 0) ?:
+	       site_programs(t, dev) ?: (agg ? site_programs(t, TSE_VA2) : 0) ?:
 	       observer_programs(t);
 }
 
@@ -518,7 +518,7 @@ static void observe_links(struct tse_test *t)
 {
 	observe(t, OBS_IFB_RX, NULL, (long long)tse_moved(t, TSE_IFB).rx - fences_into_ifb(t));
 	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences);
-	observe(t, OBS_AGG_RX, NULL, (long long)tse_moved(t, TSE_VF).rx);
+	observe(t, OBS_AGG_RX, NULL, (long long)tse_moved(t, TSE_VB2).rx);
 }
 
 static void observe_root(struct tse_test *t)
@@ -559,7 +559,7 @@ void tse_grid_judge(struct tse_test *t)
 
 	observe(t, OBS_LOOPED, NULL,
 		sum(bpf->looped[TSE_FLOW_REDIRECTED], t->pkts) +
-		sum(bpf->looped[TSE_FLOW_UNRELATED], t->pkts));
+		sum(bpf->looped[TSE_FLOW_SECOND], t->pkts));
 	observe(t, OBS_IFB_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB).dropped);
 	if (p->site != TSE_SITE_ROOT)
 		observe(t, OBS_HOOK, tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED), 0);
@@ -574,12 +574,12 @@ void tse_grid_judge(struct tse_test *t)
 	observe_peer(t);
 	observe(t, OBS_DELIVERED, t->traffic.delivered[TSE_FLOW_REDIRECTED], 0);
 	if (p->aggregate) {
-		observe(t, OBS_AGG_SITE, tse_bpf_row(t, hook, TSE_FLOW_UNRELATED), 0);
+		observe(t, OBS_AGG_SITE, tse_bpf_row(t, hook, TSE_FLOW_SECOND), 0);
 		observe(t, OBS_AGG_ROOT,
-			tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_UNRELATED), 0);
+			tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_SECOND), 0);
 		/* va2 carries its flow alone, and no fence: nothing to set aside. */
-		observe(t, OBS_AGG_CLSACT, NULL, (long long)tse_moved(t, TSE_VE).clsact);
-		observe(t, OBS_AGG_DELIVERED, t->traffic.delivered[TSE_FLOW_UNRELATED], 0);
+		observe(t, OBS_AGG_CLSACT, NULL, (long long)tse_moved(t, TSE_VA2).clsact);
+		observe(t, OBS_AGG_DELIVERED, t->traffic.delivered[TSE_FLOW_SECOND], 0);
 	}
 	observe_links(t);
 }

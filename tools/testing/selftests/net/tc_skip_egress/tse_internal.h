@@ -41,7 +41,7 @@
 #define TSE_WAIT_MS	3000	/* how long a packet may take to reach an outcome */
 #define TSE_FENCE_MS	1000	/* how long the fence may take */
 #define TSE_STREAM_MS	20000	/* how long the TCP stream may take */
-#define TSE_PORT	4000	/* UDP port of the redirected flow; unrelated: +1 */
+#define TSE_PORT	4000	/* UDP port of the redirected flow; the second: +1 */
 #define TSE_TCP_PORT	4010	/* TCP port of the stream */
 #define TSE_STREAM_BYTES (1024 * 1024)
 
@@ -65,8 +65,8 @@ enum tse_dev {
 	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
 	TSE_VC,		/* the sender's monitor veth, a root action's target */
 	TSE_VD,		/* its peer, where the copies are counted */
-	TSE_VE,		/* va2, the grid's second device into the one ifb */
-	TSE_VF,		/* vb2, its peer, the second flow's receiver */
+	TSE_VA2,	/* a second sender veth: aggregate rows, a redirect target */
+	TSE_VB2,	/* its peer */
 	TSE_DEVS,
 };
 

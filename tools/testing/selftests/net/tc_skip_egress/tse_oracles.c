@@ -171,7 +171,7 @@ void tse_expect_redirected(struct tse_test *t)
 void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 		       enum tse_hook hook)
 {
-	int flows = t->traffic.sends[TSE_FLOW_REDIRECTED] + t->traffic.sends[TSE_FLOW_UNRELATED];
+	int flows = t->traffic.sends[TSE_FLOW_REDIRECTED] + t->traffic.sends[TSE_FLOW_SECOND];
 	char what[96];
 
 	snprintf(what, sizeof(what), "test packets the clsact qdisc on %s counted",

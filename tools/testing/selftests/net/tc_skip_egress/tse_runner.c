@@ -39,7 +39,7 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	t->res = res;
 	t->pkts = s->pkts ?: TSE_PKTS;
 	t->traffic.sends[TSE_FLOW_REDIRECTED] = true;
-	t->traffic.sends[TSE_FLOW_UNRELATED] = s->unrelated || s->shape.aggregate;
+	t->traffic.sends[TSE_FLOW_SECOND] = s->unrelated || s->shape.aggregate;
 	t->net.self_ns = -1;
 	t->kmsg = -1;
 	t->net.breaker = TSE_HOOKS;

@@ -95,12 +95,12 @@ static void judge_egress_unrelated(struct tse_test *t)
 {
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	tse_expect_not_redirected(t, TSE_FLOW_UNRELATED);
+	tse_expect_not_redirected(t, TSE_FLOW_SECOND);
 	tse_expect_hook(t, "egress classifier runs per unrelated packet (BPF)",
-			TSE_HOOK_HEAD, TSE_FLOW_UNRELATED, 1);
+			TSE_HOOK_HEAD, TSE_FLOW_SECOND, 1);
 	tse_expect_ifb_once(t, TSE_IFB);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
-	tse_expect_delivered(t, TSE_FLOW_UNRELATED);
+	tse_expect_delivered(t, TSE_FLOW_SECOND);
 	tse_expect_peer_rx(t, 2);
 }
 
@@ -379,7 +379,7 @@ static int setup_bpf_redirect_to_veth(struct tse_test *t)
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_count_at(t, TSE_VA, true, progs->tse_redirect_target, 1) ?:
-	       tse_count_at(t, TSE_VE, true, progs->tse_count_target, 1);
+	       tse_count_at(t, TSE_VA2, true, progs->tse_count_target, 1);
 }
 
 static void judge_bpf_redirect_to_veth(struct tse_test *t)
@@ -394,7 +394,7 @@ static void judge_bpf_redirect_to_veth(struct tse_test *t)
 			&tse_misredirected, &tse_misredirected);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 	tse_expect(t, "packets vb2 received (veth rx_packets), fences aside",
-		   (long long)tse_moved(t, TSE_VF).rx - t->traffic.fences, t->pkts,
+		   (long long)tse_moved(t, TSE_VB2).rx - t->traffic.fences, t->pkts,
 		   &tse_duplicated, &tse_not_delivered);
 }
 

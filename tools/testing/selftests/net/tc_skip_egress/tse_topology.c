@@ -68,9 +68,9 @@ static const struct tse_devdef pair_devs[TSE_DEVS] = {
 	[TSE_VC] = { "vc", TSE_NS_SENDER, "02:00:00:00:0e:05" },
 	[TSE_VD] = { "vd", TSE_NS_RECEIVER, "02:00:00:00:0e:06" },
 	/* A /25 inside va's /24: the more specific route leaves by va2. */
-	[TSE_VE] = { "va2", TSE_NS_SENDER, "02:00:00:00:0e:07",
+	[TSE_VA2] = { "va2", TSE_NS_SENDER, "02:00:00:00:0e:07",
 		     "192.0.2.129", "2001:db8:4::1", "25" },
-	[TSE_VF] = { "vb2", TSE_NS_RECEIVER, "02:00:00:00:0e:08",
+	[TSE_VB2] = { "vb2", TSE_NS_RECEIVER, "02:00:00:00:0e:08",
 		     "192.0.2.130", "2001:db8:4::2", "25" },
 };
 
@@ -441,10 +441,10 @@ static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
 /* bpf_redirect() to va2 readdresses the frame to va2's peer, vb2. */
 static void set_target(struct tse_test *t, struct tse_config *cfg)
 {
-	const char *mac = devdef(t, TSE_VF)->mac;
+	const char *mac = devdef(t, TSE_VB2)->mac;
 	__u8 *m = cfg->target_mac;
 
-	cfg->target_ifindex = t->net.ifindex[TSE_VE];
+	cfg->target_ifindex = t->net.ifindex[TSE_VA2];
 	if (mac)
 		sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
 		       &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]);
@@ -462,7 +462,7 @@ static int load_bpf(struct tse_test *t)
 	cfg->breaker = t->net.breaker;
 	cfg->redirect_both = t->s->shape.aggregate;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
-	cfg->port[TSE_FLOW_UNRELATED] = TSE_PORT + 1;
+	cfg->port[TSE_FLOW_SECOND] = TSE_PORT + 1;
 	cfg->tcp_port = TSE_TCP_PORT;
 	cfg->ifb_ifindex = t->net.ifindex[TSE_IFB];
 	cfg->ifb_in_ifindex = t->net.ifindex[TSE_IFB_IN];
@@ -588,14 +588,14 @@ static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 {
 	const char *nodad = t->family == TSE_V6 ? " nodad" : "";
-	enum tse_dev on = tunneled(t) || dev >= TSE_VE ? dev : addressed(t, dev);
+	enum tse_dev on = tunneled(t) || dev >= TSE_VA2 ? dev : addressed(t, dev);
 
 	return tse_queue(t, tse_dev_ns(t, dev), TSE_IP,
 		      "address add %s/%s dev %s%s\n"
 		      "neigh replace %s lladdr %s dev %s nud permanent\n",
 		      link_addr(t, dev), prefix_len(t, dev), tse_dev(t, on), nodad,
 		      link_addr(t, peer), link_mac(t, peer), tse_dev(t, on)) ?:
-	       (tunneled(t) && dev < TSE_VE ?
+	       (tunneled(t) && dev < TSE_VA2 ?
 		tse_queue(t, tse_dev_ns(t, dev), TSE_IP, "address add %s/%s dev %s%s\n",
 			  tse_addr(t, dev), prefix_len(t, dev),
 			  tse_dev(t, addressed(t, dev)), nodad) : 0);
@@ -636,8 +636,8 @@ static int create_pair(struct tse_test *t)
 	    (create_veth(t, TSE_VC, TSE_VD) || link_up(t, TSE_VC) || link_up(t, TSE_VD)))
 		return -1;
 	if ((t->s->shape.aggregate || t->s->shape.target) &&
-	    (create_veth(t, TSE_VE, TSE_VF) || link_up(t, TSE_VE) || link_up(t, TSE_VF) ||
-	     address_link(t, TSE_VE, TSE_VF) || address_link(t, TSE_VF, TSE_VE)))
+	    (create_veth(t, TSE_VA2, TSE_VB2) || link_up(t, TSE_VA2) || link_up(t, TSE_VB2) ||
+	     address_link(t, TSE_VA2, TSE_VB2) || address_link(t, TSE_VB2, TSE_VA2)))
 		return -1;
 	return address_link(t, TSE_VA, TSE_VB) ?: address_link(t, TSE_VB, TSE_VA);
 }

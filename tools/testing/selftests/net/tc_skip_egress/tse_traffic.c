@@ -3,8 +3,8 @@
  * Traffic, from the sender's namespace to the receiver's address:
  * - UDP: t->pkts datagrams per flow, one at a time, each carrying a magic
  *   and a sequence number so that every oracle counts test packets one by
- *   one. The redirected flow goes to TSE_PORT, the unrelated one to +1
- *   (in aggregate rows: the second device's flow, to vb2's address).
+ *   one. The redirected flow goes to TSE_PORT, the second one to +1 (to
+ *   vb2's address in aggregate rows).
  * - UDP burst: the same datagrams in one UDP GSO send. The sender's va
  *   segments it in software, so the datagrams reach the next hop's
  *   receive queue together and are handled in one softirq run.
@@ -55,8 +55,8 @@ static socklen_t receiver_sockaddr(struct tse_test *t, int port,
 {
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
 	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-	bool second = t->s->shape.aggregate && port == TSE_PORT + TSE_FLOW_UNRELATED;
-	const char *addr = tse_addr(t, second ? TSE_VF : TSE_VB);
+	bool second = t->s->shape.aggregate && port == TSE_PORT + TSE_FLOW_SECOND;
+	const char *addr = tse_addr(t, second ? TSE_VB2 : TSE_VB);
 
 	memset(ss, 0, sizeof(*ss));
 	if (t->family == TSE_V6) {
@@ -320,7 +320,7 @@ static void receive_for(struct tse_test *t, int ms)
 static unsigned int packets_sent(struct tse_test *t)
 {
 	return t->pkts * (t->traffic.sends[TSE_FLOW_REDIRECTED] +
-			  t->traffic.sends[TSE_FLOW_UNRELATED]);
+			  t->traffic.sends[TSE_FLOW_SECOND]);
 }
 
 static unsigned int packets_delivered(struct tse_test *t)
