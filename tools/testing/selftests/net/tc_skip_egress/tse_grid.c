@@ -1,49 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The grid: rows made of one value of each axis (struct tse_point),
- * listed in tse_table.h.
- *
- *   site       where the redirect to ifb sits: clsact egress u32 + mirred,
- *              clsact egress cls_bpf bpf_redirect(), a tcx link, the root
- *              qdisc's u32 + mirred with no egress hook on the device (the
- *              ifb and LARTC guides' setup), or the same beside a clsact
- *              that only counts;
- *   device     the device the redirect sits on: va, or a vlan, macvlan,
- *              bond or ipip/ip6tnl tunnel over it;
- *   solo       no egress hook on any other device: the egress static key
- *              is off in root rows (on the host only if nothing else on
- *              the machine has one); else the gate on ifb's egress is one;
- *   aggregate  a second device, va2, redirects its own flow to the same
- *              ifb, which must return each packet to its own device.
- *
- * Every row has every observer that applies to it, and one model
- * (correct_rule(), stock_rule()) says what each must show on a correct kernel and on
- * stock, with the rule that gives it. The observers, and what each
- * changes of what it observes:
- *
- *   hook        a counter first on the site's egress hook (clsact, tcx);
- *               in root rows none: it would give the device a hook
- *   clsact      the site's clsact qdisc's packet count: no side effect
- *   root        the root qdisc, in every row: a counter first, and a
- *               second filter on the flow choosing class 1:3 whose actions
- *               mirror to the monitor link vc (and, where the kernel has
- *               it, run a gact pipe). The qdisc queues what the device
- *               would send at once: no effect on marks or hooks
- *   class       how many packets class 1:3 and default class 1:2 sent
- *   lower       under a stacked device, a counter in va's root qdisc (not
- *               on va's egress hook, which would be a hook of its own)
- *   peer        vb's ingress, on an ingress qdisc (no egress hook): a BPF
- *               counter that also reads the skb's fields, and a u32 + gact
- *               filter where the kernel has gact
- *   tap         a packet socket on the site's device: taps see packets
- *               as they leave
- *   ifb         ifb's rx and drops; per packet, the gate on its egress
- *               (not in solo rows)
- *   delivery    the receiver's socket and vb's rx
- *   aggregate   va2's hook program and root qdisc counter, vb2's rx and
- *               socket
- *
- * Every counter a row attaches is read by one of these.
+ * The grid's rows (docs/grid.md): one setup and one judge for all of them,
+ * which follow the row's axes, and the model the judge checks each
+ * observer against.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -92,8 +51,7 @@ static enum tse_hook site_hook(const struct tse_point *p)
 
 /*
  * bpf_redirect() from a tunnel, whose packets have no link-layer header,
- * to ifb, which has one, drops the packet on every kernel: such a point
- * has nothing to judge. Said before anything is built.
+ * to ifb, which has one, drops the packet on every kernel: nothing to judge.
  */
 static int unsupported(struct tse_test *t)
 {
@@ -130,7 +88,6 @@ static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flo
 			    tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
 }
 
-/* The site's qdiscs and u32 filters on @dev, for @flow. */
 static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
 {
 	const struct tse_point *p = &t->s->point;
@@ -146,7 +103,6 @@ static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow
 	return root_site(p) ? root_redirect(t, dev, flow) : 0;
 }
 
-/* The site's programs on @dev: its counter first, or its bpf_redirect(). */
 static int site_programs(struct tse_test *t, enum tse_dev dev)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -177,20 +133,14 @@ static bool peer_u32_matches(const struct tse_point *p)
 }
 
 /*
- * A tunnel's packets have no link-layer header: a copy mirrored onto the
- * monitor veth would reach vd as a frame whose Ethernet header is the IP
- * header. Over a tunnel the second root filter only classifies and counts.
+ * A copy of a tunnel's packet, which has no link-layer header, mirrored
+ * onto the monitor veth would reach vd as garbage.
  */
 static bool mirrors(const struct tse_point *p)
 {
 	return p->upper != TSE_UPPER_TUNNEL;
 }
 
-/*
- * The observers' filters: the second root filter on the flow (class 1:3,
- * a mirror to vc, a gact); vb's ingress u32 + gact where there is gact;
- * under a stacked device, a root qdisc on va for its counter.
- */
 static int observer_filters(struct tse_test *t, enum tse_dev dev)
 {
 	char match[160], gact[48] = "", mirror[64] = "";
@@ -214,7 +164,6 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 	return t->s->point.upper ? tse_root_qdisc_queue(t, TSE_VA) : 0;
 }
 
-/* The observers' programs: on vd, on vb's ingress, in va's root qdisc. */
 static int observer_programs(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -226,9 +175,8 @@ static int observer_programs(struct tse_test *t)
 }
 
 /*
- * The qdiscs and u32 filters first, as one tc batch per namespace (tc is
- * most of a row's setup time under an emulated CPU), then the programs,
- * whose qdiscs now exist.
+ * The qdiscs and filters as one tc batch per namespace (tc is most of a
+ * row's setup time under an emulated CPU), then the programs.
  */
 int tse_grid_setup(struct tse_test *t)
 {
@@ -242,33 +190,30 @@ int tse_grid_setup(struct tse_test *t)
 	       observer_programs(t);
 }
 
-/*
- * The model. Each observer's value per packet on a correct kernel, and the
- * rule that gives it; then stock's, where a rule of stock's differs.
- */
+/* The observers; what each counts is in observers[] below. */
 enum tse_obs {
-	OBS_LOOPED,		/* packets stopped by the loop breaker */
-	OBS_IFB_DROPPED,	/* ifb's drops */
-	OBS_HOOK,		/* the site's egress hook program */
-	OBS_CLSACT,		/* the site's clsact qdisc count */
-	OBS_ROOT,		/* the site device's root qdisc, first filter */
-	OBS_CLASS,		/* class 1:3 of that root qdisc */
-	OBS_DEFAULT_CLASS,	/* its default class 1:2 */
-	OBS_MIRROR,		/* copies the second root filter's mirror made */
-	OBS_ROOT_GACT,		/* the second root filter's gact */
-	OBS_LOWER,		/* va's root qdisc, under a stacked device */
-	OBS_PEER,		/* vb's ingress BPF counter */
-	OBS_PEER_GACT,		/* vb's ingress u32 + gact */
-	OBS_TAP,		/* a packet socket on the site's device */
-	OBS_IFB_GATE,		/* entries into ifb, BPF on its egress */
-	OBS_IFB_RX,		/* ifb's rx_packets */
-	OBS_DELIVERED,		/* copies the receiver got */
-	OBS_PEER_RX,		/* vb's rx_packets */
-	OBS_AGG_SITE,		/* va2's hook program, for its own flow */
-	OBS_AGG_ROOT,		/* va2's root qdisc, first filter */
-	OBS_AGG_CLSACT,		/* va2's clsact qdisc count */
-	OBS_AGG_RX,		/* vb2's rx_packets */
-	OBS_AGG_DELIVERED,	/* copies vb2's receiver got */
+	OBS_LOOPED,
+	OBS_IFB_DROPPED,
+	OBS_HOOK,
+	OBS_CLSACT,
+	OBS_ROOT,
+	OBS_CLASS,
+	OBS_DEFAULT_CLASS,
+	OBS_MIRROR,
+	OBS_ROOT_GACT,
+	OBS_LOWER,
+	OBS_PEER,
+	OBS_PEER_GACT,
+	OBS_TAP,
+	OBS_IFB_GATE,
+	OBS_IFB_RX,
+	OBS_DELIVERED,
+	OBS_PEER_RX,
+	OBS_AGG_SITE,
+	OBS_AGG_ROOT,
+	OBS_AGG_CLSACT,
+	OBS_AGG_RX,
+	OBS_AGG_DELIVERED,
 	OBS_COUNT,
 };
 
@@ -369,11 +314,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 	}
 }
 
-/*
- * Stock's rules: egress hooks classify re-injected packets again, and
- * bpf_redirect() leaves skb_iif 0, so ifb drops what it redirects. Every
- * other rule of a correct kernel holds on stock.
- */
+/* Where stock differs: every other rule of a correct kernel holds on it. */
 static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = correct_rule(p, o);
@@ -403,7 +344,7 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 	return r;
 }
 
-/* One observer: its name in failures and records, what it counts, its words. */
+/* Its name in failures (model.KEY), what it counts, its diagnoses. */
 struct tse_observer {
 	const char *key;
 	const char *what;
@@ -460,9 +401,9 @@ static const struct tse_observer observers[OBS_COUNT] = {
 };
 
 /*
- * Check one observation against the model: @row per packet, else @total
- * for all the row's packets. A failure says the rule a correct kernel
- * keeps, or, where the kernel shows what stock shows, stock's rule.
+ * @row per packet, else @total for all the row's packets. A failure says
+ * the rule a correct kernel keeps or, where the kernel shows what stock
+ * shows, stock's rule.
  */
 static void observe(struct tse_test *t, enum tse_obs o, const unsigned int *row,
 		    long long total)
@@ -510,9 +451,8 @@ static int fences_into_ifb(struct tse_test *t)
 }
 
 /*
- * Packets of the test's flows on each link, fences aside. Only the first
- * flow has a fence: the second's packets each have an outcome (their
- * arrival) before the fence goes.
+ * Only the first flow has a fence: the second's packets each have an
+ * outcome (their arrival) before the fence goes.
  */
 static void observe_links(struct tse_test *t)
 {

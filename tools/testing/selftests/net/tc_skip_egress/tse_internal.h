@@ -1,22 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the parts of the scenario library share: its constants and types.
- * Each part is a file with a header for what it gives the others, and
- * uses only the parts above it:
+ * Each part is a file with a header for what it gives the others (hidden:
+ * only tse.h is visible outside the library), and uses only the parts
+ * above it:
  *
- *   tse_result.c     checks and results, what each diagnosis word means
+ *   tse_result.c     checks, results, diagnoses
  *   tse_netlink.c    kernel counters over rtnetlink
  *   tse_topology.c   namespaces, devices, addresses, tc and BPF attachment
  *   tse_probes.c     feature probes: a test skips before it builds anything
  *   tse_traffic.c    the UDP flows, the UDP burst, the TCP stream; the wait
  *   tse_oracles.c    what a correct kernel does, checked against the counters
  *   tse_grid.c       the grid's rows: setup, observers, the model
- *   tse_scenarios.c  the scenario table (its rows: tse_table.h)
+ *   tse_scenarios.c  the hand-written rows, and the table of all (tse_table.h)
  *   tse_runner.c     tse_setup(), tse_exercise(), tse_teardown()
  *
- * Both front ends link the parts as objects (this folder's Makefile into
- * libtse.a; bpf/Makefile into test_progs). What the parts give each other
- * is hidden (tse_*.h): only tse.h's interface is visible outside them.
+ * The words they use:
+ *   correct kernel  one that classifies a packet once per hook, even when
+ *                   ifb re-injects it: ifb marks it tc_skip_classify, the
+ *                   hook it returns to skips it, and no other hook does
+ *   row, scenario   one test (a line of tse_table.h), for IPv4 and IPv6
+ *   shape           the network a row runs on (struct tse_shape)
+ *   grid            the rows made of one value of each axis (their point):
+ *                   the site where the redirect to ifb sits, the device it
+ *                   sits on, solo, aggregate (docs/grid.md); the other rows
+ *                   are hand-written
+ *   check           an observation compared with what a correct kernel
+ *                   gives; a failed one gives a diagnosis word (struct
+ *                   tse_meaning) and names its oracle, or observer
+ *   oracle          a function that makes checks
+ *   judge           a row's function that calls its oracles
+ *   observer        a counter a grid row reads; the model gives its value
+ *                   per packet on a correct kernel and on stock, and the
+ *                   rule that gives it
+ *   fence           a datagram sent after the test packets along their
+ *                   path: once it has arrived, every copy of theirs has
  */
 #ifndef __TSE_INTERNAL_H
 #define __TSE_INTERNAL_H
@@ -70,7 +88,6 @@ enum tse_dev {
 	TSE_DEVS,
 };
 
-/* The tools that configure the namespaces, each fed a batch of commands. */
 enum tse_tool {
 	TSE_IP,
 	TSE_TC,
@@ -79,7 +96,7 @@ enum tse_tool {
 
 #define TSE_QUEUE	2048	/* room for one tool's batch in one namespace */
 
-/* Features a scenario needs; each is probed before the topology is built. */
+/* What a row needs of the kernel (tse_probes.c). */
 enum tse_feature {
 	TSE_F_VETH	= BIT(0),
 	TSE_F_IFB	= BIT(1),
@@ -108,10 +125,6 @@ enum tse_upper {
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)
 #define TSE_F_MIRRED_U32 (TSE_F_BASE | TSE_F_U32 | TSE_F_MIRRED)
 
-/*
- * Where the grid's rows redirect to ifb (tse_grid.c): a hook on the
- * device's egress, or its root qdisc, with or without an egress hook.
- */
 enum tse_site {
 	TSE_SITE_NONE,		/* a hand-written row */
 	TSE_SITE_CLSACT_MIRRED,	/* clsact egress, u32 + mirred */
@@ -122,7 +135,6 @@ enum tse_site {
 	TSE_SITES,
 };
 
-/* A point of the grid: one value of each axis. */
 struct tse_point {
 	enum tse_site site;
 	enum tse_upper upper;	/* the device the redirect sits on */
@@ -130,7 +142,6 @@ struct tse_point {
 	bool aggregate;		/* a second device redirects to the same ifb */
 };
 
-/* The network a scenario runs on. */
 struct tse_shape {
 	bool routed;		/* sender - router - receiver, else a veth pair */
 	enum tse_upper upper;	/* the traffic runs over a device stacked on va and vb */
@@ -144,7 +155,6 @@ struct tse_shape {
 	bool bare;		/* clsact only where the scenario adds one */
 };
 
-/* What the scenario sends. */
 enum tse_traffic {
 	TSE_UDP,		/* datagrams one at a time */
 	TSE_UDP_BURST,		/* one UDP GSO send: the datagrams in a burst */
@@ -160,7 +170,7 @@ struct tse_scenario {
 	enum tse_traffic traffic;
 	int pkts;		/* datagrams per flow; 0: TSE_PKTS */
 	bool unrelated;		/* also send a flow that is not redirected */
-	struct tse_point point;	/* the grid's rows: their axes */
+	struct tse_point point;	/* the grid's rows */
 	/* Before anything is built: may skip, may choose the loop breaker. */
 	int (*prepare)(struct tse_test *t);
 	int (*setup)(struct tse_test *t);

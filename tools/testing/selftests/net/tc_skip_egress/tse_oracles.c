@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Oracles: what the kernel did with each test packet, seen from three
- * independent places, and the checks that compare it with a correct kernel.
- *
- * - BPF counters (test_tc_redirect_ifb.c): how often each hook ran for each
- *   packet, how often it entered each ifb, whether the loop breaker stopped
- *   it, how many packets ifb held at once.
- * - Kernel counters over rtnetlink (tse_netlink.c): clsact qdisc packets,
- *   ifb's rx and drops, veth rx/tx, the root qdisc's overlimits.
- * - The receiver: which datagrams arrived and how often; the TCP stream's
- *   bytes, their order, and the sender's retransmissions.
+ * What the kernel did with each test packet, seen from independent places
+ * (BPF counters, kernel counters, the receiver), checked against what a
+ * correct kernel does.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -54,7 +47,6 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 	};
 }
 
-/* How far class 1:@minor of @dev's root qdisc moved. */
 long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
 			  unsigned int minor)
 {
@@ -71,9 +63,8 @@ long long tse_background(struct tse_test *t, enum tse_hook hook)
 }
 
 /*
- * The links are silent (tse_topology.c): during the traffic, the hooks see
- * test packets and fences only. Anything else (an MLD report, say) would
- * count as a test packet on the link counters, whose checks would then
+ * Anything but test packets and fences on the hooks (an MLD report, say)
+ * would count as a test packet on the link counters, whose checks would
  * blame the kernel: name the test's own fault first.
  */
 void tse_expect_quiet(struct tse_test *t)
@@ -93,7 +84,6 @@ void tse_expect_quiet(struct tse_test *t)
 		   n, 0, &noisy, &noisy);
 }
 
-/* @hook ran @want times for each packet of @flow. */
 void tse_expect_hook(struct tse_test *t, const char *what,
 		     enum tse_hook hook, enum tse_flow flow,
 		     unsigned int want)
@@ -102,7 +92,6 @@ void tse_expect_hook(struct tse_test *t, const char *what,
 			&tse_reclassified, &tse_skipped);
 }
 
-/* Outcomes that end a packet's way early come first: they explain the rest. */
 void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow)
 {
 	const unsigned int *looped = bpf_counters(t)->looped[flow];
@@ -153,10 +142,7 @@ void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
 		   t->pkts, &tse_looped, &tse_not_redirected);
 }
 
-/*
- * First, the outcomes that end a redirected packet's way: a loop, or a
- * drop in ifb. They explain every count after them, so they come first.
- */
+/* A loop or a drop in ifb ends a packet's way: it explains every count after. */
 void tse_expect_redirected(struct tse_test *t)
 {
 	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
@@ -180,7 +166,6 @@ void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 		   (long long)flows * t->pkts, &tse_reclassified, &tse_skipped);
 }
 
-/* Each datagram reached the receiver's socket once. */
 void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "copies the receiver got per packet",
@@ -188,7 +173,7 @@ void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
 			&tse_not_delivered);
 }
 
-/* @dev's counter @field moved once per test datagram of @flows (fences aside). */
+/* A link counter moved once per test datagram of @flows, fences aside. */
 static void expect_link(struct tse_test *t, const char *what, long long moved,
 			unsigned int flows)
 {
@@ -215,9 +200,8 @@ void tse_expect_forwarded_once(struct tse_test *t)
 }
 
 /*
- * The redirected datagrams went through ifb once and reached the receiver
- * once. Judged after the hooks: a hook that skipped a packet it should
- * have redirected explains why the packet missed ifb, not the reverse.
+ * Judged after the hooks: a hook that skipped a packet it should have
+ * redirected explains why the packet missed ifb, not the reverse.
  */
 void tse_expect_delivery(struct tse_test *t)
 {
@@ -226,7 +210,6 @@ void tse_expect_delivery(struct tse_test *t)
 	tse_expect_peer_rx(t, 1);
 }
 
-/* Packets no filter redirects must not enter ifb. */
 void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "entries into ifb per unrelated packet",
@@ -234,12 +217,7 @@ void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 			&tse_misredirected);
 }
 
-/*
- * The root qdisc of the device ifb returned the packets to: its filter ran
- * once per packet, its actions (a mirror to the monitor link vc, and a
- * gact pipe where the kernel has gact) ran once per packet, and the
- * packets went to the class the filter chose.
- */
+/* The root qdisc of the device ifb returned the packets to. */
 void tse_expect_root_qdisc_once(struct tse_test *t)
 {
 	tse_expect_each(t, "root qdisc filter runs per packet (BPF, first filter)",
@@ -357,11 +335,6 @@ void tse_expect_target_fields(struct tse_test *t)
 		      "va2's egress");
 }
 
-/*
- * A GSO skb that ifb re-injected, cut into segments in software only after
- * it, on va's way out: it entered ifb once, the hook classified it once,
- * and every segment reached vb once.
- */
 void tse_expect_gso_once(struct tse_test *t)
 {
 	const unsigned int *gate = tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED);
@@ -377,7 +350,6 @@ void tse_expect_gso_once(struct tse_test *t)
 		   &tse_reclassified, &tse_skipped);
 }
 
-/* The burst reached ifb together: ifb handled more than one at once. */
 void tse_expect_batched(struct tse_test *t)
 {
 	static const struct tse_meaning not_batched = {
@@ -391,7 +363,6 @@ void tse_expect_batched(struct tse_test *t)
 			    batch, 2, &not_batched);
 }
 
-/* The shaper on ifb really held packets back: ifb re-injected them later. */
 void tse_expect_shaped(struct tse_test *t)
 {
 	static const struct tse_meaning not_shaped = {
@@ -402,7 +373,6 @@ void tse_expect_shaped(struct tse_test *t)
 			    (long long)tse_moved(t, TSE_IFB).overlimits, 1, &not_shaped);
 }
 
-/* The TCP stream: intact, in order, each skb classified once, no loop. */
 /*
  * Per TCP skb that entered ifb: did the hook under test run for it more,
  * or less, often than it entered ifb? Sums over the stream would let one

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every feature a scenario needs is probed first, by its smallest use in an
- * empty namespace: a probe that fails means the kernel (or iproute2) lacks
- * the feature, and the test skips. Once the probes pass, any failure is a
- * failure of the test.
+ * Every feature a row needs is probed by its smallest use in an empty
+ * namespace: a probe that fails means the kernel (or iproute2) lacks the
+ * feature, and the test skips. Once the probes pass, any error is the
+ * test's failure.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -114,14 +114,12 @@ static int probe_packet_socket(struct tse_test *t)
 	return tse_setup_error(t, "socket(AF_PACKET): %s", strerror(errno));
 }
 
-/* @p is one the test needs: its feature, and for its IP version. */
 static bool probe_needed(struct tse_test *t, unsigned int need,
 			 const struct tse_probe *p)
 {
 	return (need & p->feature) && (!p->family || p->family == t->family);
 }
 
-/* All of @tool's probes that @need asks for, as one batch. */
 static void probe_batch(struct tse_test *t, unsigned int need, const char *tool,
 			char *cmds, size_t len)
 {
@@ -207,7 +205,6 @@ int tse_probe_tcx(struct tse_test *t)
 	return ret;
 }
 
-/* Probe everything the scenario needs, in a namespace of its own. */
 int tse_check_features(struct tse_test *t)
 {
 	int nsfd = tse_netns_new(t), ret;

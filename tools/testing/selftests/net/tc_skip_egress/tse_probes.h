@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Feature probes (tse_probes.c).
- */
 #ifndef __TSE_PROBES_H
 #define __TSE_PROBES_H
 
 #include "tse_internal.h"
 
-/* For the library's other parts only: hidden from the front ends. */
 #pragma GCC visibility push(hidden)
 
 int tse_check_features(struct tse_test *t);

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Runner: what a front end calls. Set a scenario up (probe, build, attach,
- * open the sockets), exercise it (send, wait, judge), tear it down.
- */
+/* What a front end calls (tse.h). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

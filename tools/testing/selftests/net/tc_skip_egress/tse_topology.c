@@ -1,31 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Topology: network namespaces joined by veth pairs, and the ifb(s) in the
- * namespace whose tc hook redirects to them. Two shapes:
- *
- *   pair:    sender  va 192.0.2.1  <--->  vb 192.0.2.2      receiver
- *                    2001:db8::1          2001:db8::2
- *            (stacked: the addresses sit on an upper device over va and
- *            vb instead: va.10/vb.10, va.mv/vb.mv or va.bd/vb.bd; or
- *            the tunnel va.tn/vb.tn, ipip or ip6tnl (ip6ip6) between
- *            va's and vb's addresses above, carries the test's:
- *            198.51.100.1/.2, 2001:db8:3::1/::2)
- *
- *            (aggregate: a second pair, va2 192.0.2.129/25, 2001:db8:4::1
- *            <---> vb2 192.0.2.130/25, 2001:db8:4::2, into the same ifb)
- *
- *   routed:  sender  va 192.0.2.1  <--->  ra 192.0.2.254    router
- *                    2001:db8:1::1        2001:db8:1::fe
- *            router  rb 198.51.100.254 <-> vb 198.51.100.2  receiver
- *                    2001:db8:2::fe        2001:db8:2::2
- *
  * The namespaces have no name: only file descriptors hold them, so they go
- * away with the test process however it ends (return, assertion, signal, or
- * the harness's timeout kill), and runs in parallel cannot collide.
+ * away with the test process however it ends (return, assertion, signal,
+ * or the harness's timeout kill), and runs in parallel cannot collide.
  *
- * The links are silent: no ARP (arp off, permanent neighbours), no IPv6
- * link-local address, DAD, ND or MLD. Kernel counters on them then move
- * only with test packets.
+ * The links are silent (no ARP, IPv6 link-local address, DAD, ND or MLD):
+ * kernel counters on them move only with test packets.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -87,16 +67,12 @@ static const struct tse_devdef routed_devs[TSE_DEVS] = {
 	[TSE_IFB_IN] = { "ifb_in" },
 };
 
-/* The stacked devices: names over va and vb, their MACs, how to make them. */
 struct tse_upperdef {
 	const char *name[2];
 	const char *mac[2];	/* NULL: the lower device's */
 	const char *type;	/* ip link add ... type @type */
 	bool master;		/* the lower device is enslaved, not linked */
-	/*
-	 * A tunnel from va to vb: its type in IPv6 tests, and the addresses
-	 * inside it, which the test uses. va and vb keep theirs, outside.
-	 */
+	/* A tunnel's type in IPv6 tests, and its inner addresses. */
 	const char *type6;
 	const char *addr4[2], *addr6[2];
 };
@@ -147,7 +123,6 @@ static enum tse_dev addressed(struct tse_test *t, enum tse_dev dev)
 	return dev == TSE_VA ? TSE_UP_A : TSE_UP_B;
 }
 
-/* A tunnel between va and vb, whose inner addresses the test uses. */
 static bool tunneled(struct tse_test *t)
 {
 	return upperdef(t) && upperdef(t)->type6;
@@ -200,7 +175,6 @@ void tse_leave(struct tse_test *t)
 		abort();	/* every later step would run in the wrong netns */
 }
 
-/* A namespace that only the returned descriptor holds. */
 int tse_netns_new(struct tse_test *t)
 {
 	int fd;
@@ -259,11 +233,7 @@ static void exec_batch(int nsfd, int in, int err, const char *tool)
 	_exit(127);
 }
 
-/*
- * Run @tool ("ip" or "tc") in the namespace @nsfd with @cmds as its batch
- * input, one command a line. Returns its exit status; its first line of
- * error output goes to @err.
- */
+/* Run @tool -batch in @nsfd: its exit status, and what it said in @err. */
 int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 		  size_t errlen)
 {
@@ -315,10 +285,6 @@ static __printf(4, 0) int tse_vqueue(struct tse_test *t, enum tse_ns ns,
 	return 0;
 }
 
-/*
- * Queue a command for @tool in @ns; tse_flush() runs the queues. Building
- * a topology this way costs two commands per namespace, not one per step.
- */
 static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
 				    enum tse_tool tool, const char *fmt, ...)
 {
@@ -331,10 +297,7 @@ static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
 	return ret;
 }
 
-/*
- * The command of batch @cmds that failed: iproute2 names its line in
- * "Command failed -:N". The whole batch's start where it does not.
- */
+/* The command that failed: iproute2 names its line ("Command failed -:N"). */
 static void failed_command(const char *cmds, const char *err, char *buf, int len)
 {
 	const char *at = strstr(err, "Command failed -:");
@@ -508,7 +471,6 @@ static int create_namespaces(struct tse_test *t)
 	return 0;
 }
 
-/* A veth pair from @a's namespace, @b moved to its own. */
 static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 {
 	bool burst = a == TSE_VA && t->s->shape.burst_sender;
@@ -523,15 +485,11 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 }
 
 /*
- * Up, silent, with a clsact qdisc for the counters. "arp off" keeps ARP,
- * ND and the solicited-node groups away; "multicast off" keeps an IPv6
- * router's devices from joining all-routers when forwarding is switched
- * on (enable_forwarding()).
- *
- * A bare shape (the grid's) gives a device an egress hook only where the
- * row says: a clsact qdisc makes one, even without a filter. Its
- * receiver's devices get the ingress qdisc, which counts on ingress and
- * leaves the egress static key alone.
+ * "arp off" keeps ARP, ND and the solicited-node groups away; "multicast
+ * off" keeps an IPv6 router's devices from joining all-routers once
+ * forwarding is on. A clsact qdisc counts, but it is an egress hook even
+ * without a filter: in a bare shape the receiver's devices count on an
+ * ingress qdisc instead, and the others have none.
  */
 #define TSE_SILENT "arp off multicast off up"
 
@@ -548,9 +506,8 @@ static int link_up(struct tse_test *t, enum tse_dev dev)
 }
 
 /*
- * The device stacked on @lower: linked to it (vlan, macvlan), its master
- * (bond; a device is enslaved while it is down), or a tunnel from @lower's
- * address to its link peer's, sent out of @lower.
+ * Linked to @lower (vlan, macvlan), its master (bond: a device is enslaved
+ * while down), or a tunnel from @lower's address to its link peer's.
  */
 static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 {
@@ -581,9 +538,8 @@ static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 }
 
 /*
- * @dev's address, and a permanent neighbour entry for its link peer @peer.
- * Over a tunnel, va and vb keep their own addresses, and the tunnel, which
- * has no neighbours, carries the test's.
+ * A permanent neighbour entry for @peer. Over a tunnel, va and vb keep
+ * their own addresses; the tunnel, which has no neighbours, the test's.
  */
 static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 {
@@ -601,7 +557,6 @@ static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 			  tse_dev(t, addressed(t, dev)), nodad) : 0);
 }
 
-/* The ends route to each other through the router. */
 static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 			 enum tse_dev far)
 {
@@ -610,11 +565,10 @@ static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 }
 
 /*
- * Only the test's IP version, and only once the devices are up and silent
- * (after tse_flush(): the sysctl is written at once, the queued commands
- * run later). An IPv6 device registered while forwarding is on, multicast
- * still on, joins all-routers, and its MLD reports follow with a random
- * delay, into the traffic: seen as an extra packet out of ra or rb.
+ * Only once the devices are up and silent (after tse_flush()): an IPv6
+ * device registered while forwarding is on, multicast still on, joins
+ * all-routers, and its MLD reports follow with a random delay, into the
+ * traffic.
  */
 static int enable_forwarding(struct tse_test *t)
 {

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Topology: namespaces, devices, tc and BPF attachment (tse_topology.c).
- */
 #ifndef __TSE_TOPOLOGY_H
 #define __TSE_TOPOLOGY_H
 
 #include "tse_internal.h"
 
-/* For the library's other parts only: hidden from the front ends. */
 #pragma GCC visibility push(hidden)
 
 const char *tse_dev(struct tse_test *t, enum tse_dev dev);
@@ -19,7 +15,6 @@ int tse_netns_new(struct tse_test *t);
 int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 		  size_t errlen);
 void tse_chomp(char *s);
-/* The _queue functions add to a batch that tse_tc_flush() runs. */
 __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 			  const char *fmt, ...);
 __printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,

@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Traffic, from the sender's namespace to the receiver's address:
- * - UDP: t->pkts datagrams per flow, one at a time, each carrying a magic
- *   and a sequence number so that every oracle counts test packets one by
- *   one. The redirected flow goes to TSE_PORT, the second one to +1 (to
- *   vb2's address in aggregate rows).
- * - UDP burst: the same datagrams in one UDP GSO send. The sender's va
- *   segments it in software, so the datagrams reach the next hop's
- *   receive queue together and are handled in one softirq run.
- * - TCP: TSE_STREAM_BYTES over one connection to TSE_TCP_PORT.
+ * Each test datagram carries a magic and a sequence number, so that every
+ * packet is counted on its own. A burst is one UDP GSO send that va
+ * segments in software: the datagrams reach the next hop's receive queue
+ * together and are handled in one softirq run.
  *
  * There is no sleep: after sending, wait until every datagram has an
- * outcome (delivered, stopped by the loop breaker, dropped by ifb, sent out
- * of the wrong device), at most TSE_WAIT_MS. Then a fence datagram follows
- * the same path; when it arrives, every copy of an earlier datagram has
- * arrived too, so a late duplicate is not missed.
+ * outcome (at most TSE_WAIT_MS), then for the fence, so that a late
+ * duplicate is not missed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -102,7 +95,6 @@ static int tse_socket(struct tse_test *t, enum tse_ns ns, int type, int port)
 	return fd;
 }
 
-/* The device the test's packets leave the sender by: the stacked one, if any. */
 static enum tse_dev sender_dev(struct tse_test *t)
 {
 	return t->s->shape.upper ? TSE_UP_A : TSE_VA;
@@ -151,7 +143,6 @@ static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
 	return ntohl(p->seq);
 }
 
-/* Count the redirected datagrams the packet socket saw leave. */
 static void tap_drain(struct tse_test *t)
 {
 	unsigned char frame[256];
@@ -213,7 +204,6 @@ void tse_traffic_close(struct tse_test *t)
 		close(t->traffic.tap_sock);
 }
 
-/* Counters of every device the scenario has. */
 static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 {
 	int dev;
@@ -250,7 +240,7 @@ static void fill_payloads(struct tse_payload *p, int n, __u32 magic)
 	}
 }
 
-/* A drop on the way out is an outcome the oracles judge, not an error. */
+/* A drop on the way out is an outcome to judge, not an error. */
 static int send_or_drop(struct tse_test *t, int fd, const void *buf, size_t len)
 {
 	if (send(fd, buf, len, 0) < 0 && errno != ENOBUFS)
@@ -368,10 +358,7 @@ static void wait_outcomes(struct tse_test *t)
 	receive_for(t, 0);
 }
 
-/*
- * A fence down the redirected flow's path; once it has arrived, so has any
- * copy of an earlier datagram. Only worth it when the path delivers.
- */
+/* The fence goes down the redirected flow's path, when it delivers. */
 static int wait_fence(struct tse_test *t)
 {
 	struct tse_payload fence;
@@ -513,11 +500,9 @@ static int run_stream(struct tse_test *t)
 }
 
 /*
- * Send the scenario's traffic; the counters are read before and after.
- * The BPF counters' window holds the kernel counters' one (the BPF ones
- * are read first before, last after: the oracles read them at judging),
- * so a packet a kernel counter saw while the traffic ran, the BPF
- * counter on its hook saw too.
+ * The BPF counters' window holds the kernel counters' (BPF is read first
+ * before, and last after, when judged): a packet a kernel counter saw, the
+ * BPF counter on its hook saw too.
  */
 int tse_traffic_run(struct tse_test *t)
 {
