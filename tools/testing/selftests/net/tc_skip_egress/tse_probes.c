@@ -78,7 +78,7 @@ static int probe_root_qdisc(struct tse_test *t, int nsfd)
 		t->net.root_qdisc = kinds[i];
 		tse_note(t, "root qdisc: %s", kinds[i]);
 		return tse_run_batch(nsfd, "tc", "qdisc del dev p1 root\n", err,
-				 sizeof(err)) ?
+				     sizeof(err)) ?
 		       tse_setup_error(t, "tc qdisc del: %s", err) : 0;
 	}
 	return tse_skip(t, "kernel has neither the prio nor the htb qdisc: %s", err);
@@ -131,18 +131,28 @@ static void probe_batch(struct tse_test *t, unsigned int need, const char *tool,
 			strncat(cmds, probes[i].cmds, len - strlen(cmds) - 1);
 }
 
-/* Probes one by one, to name the feature that is missing. */
-static int probe_each(struct tse_test *t, unsigned int need)
+static int in_new_netns(struct tse_test *t,
+			int (*probe)(struct tse_test *t, int nsfd))
 {
-	int nsfd = tse_netns_new(t), ret = 0;
-	unsigned int i;
+	int nsfd = tse_netns_new(t), ret;
 
 	if (nsfd < 0)
 		return tse_setup_error(t, "new netns: %s", strerror(errno));
+	ret = probe(t, nsfd);
+	close(nsfd);
+	return ret;
+}
+
+/* Probes one by one, to name the feature that is missing. */
+static int probe_each(struct tse_test *t, int nsfd)
+{
+	unsigned int need = t->s->features | TSE_F_VETH;
+	unsigned int i;
+	int ret = 0;
+
 	for (i = 0; i < ARRAY_SIZE(probes) && !ret; i++)
 		if (probe_needed(t, need, &probes[i]))
 			ret = probe_feature(t, nsfd, &probes[i]);
-	close(nsfd);
 	/* The batch failed, so one probe must have: else the batch was wrong. */
 	return ret ?: tse_setup_error(t, "feature probes failed together, passed one by one");
 }
@@ -155,10 +165,10 @@ static int probe_features(struct tse_test *t, int nsfd)
 
 	probe_batch(t, need, "ip", cmds, sizeof(cmds));
 	if (tse_run_batch(nsfd, "ip", cmds, err, sizeof(err)))
-		return probe_each(t, need);
+		return in_new_netns(t, probe_each);
 	probe_batch(t, need, "tc", cmds, sizeof(cmds));
 	if (cmds[0] && tse_run_batch(nsfd, "tc", cmds, err, sizeof(err)))
-		return probe_each(t, need);
+		return in_new_netns(t, probe_each);
 	if ((need & TSE_F_ROOT_QDISC) && probe_root_qdisc(t, nsfd))
 		return -1;
 	if (t->s->shape.monitor)
@@ -174,7 +184,7 @@ static int probe_tcx_in(struct tse_test *t, int nsfd)
 	int ret = 0;
 
 	if (tse_run_batch(nsfd, "ip", "link add name p0 type veth peer name p1\n",
-		      err, sizeof(err)))
+			  err, sizeof(err)))
 		return tse_setup_error(t, "veth for the tcx probe: %s", err);
 	if (setns(nsfd, CLONE_NEWNET))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
@@ -193,25 +203,12 @@ static int probe_tcx_in(struct tse_test *t, int nsfd)
 
 int tse_probe_tcx(struct tse_test *t)
 {
-	int nsfd, ret;
-
 	if (!(t->s->features & TSE_F_TCX))
 		return 0;
-	nsfd = tse_netns_new(t);
-	if (nsfd < 0)
-		return tse_setup_error(t, "new netns: %s", strerror(errno));
-	ret = probe_tcx_in(t, nsfd);
-	close(nsfd);
-	return ret;
+	return in_new_netns(t, probe_tcx_in);
 }
 
 int tse_check_features(struct tse_test *t)
 {
-	int nsfd = tse_netns_new(t), ret;
-
-	if (nsfd < 0)
-		return tse_setup_error(t, "new netns: %s", strerror(errno));
-	ret = probe_features(t, nsfd);
-	close(nsfd);
-	return ret;
+	return in_new_netns(t, probe_features);
 }
