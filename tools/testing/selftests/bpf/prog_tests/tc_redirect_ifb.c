@@ -11,11 +11,7 @@
 #include "test_progs.h"
 #include "../../net/tc_skip_egress/tse.h"
 
-/*
- * A failed check fails the subtest and is printed with where it was
- * judged, the row and the oracle or the model's observer:
- * "egress_mirred_vlan_solo:model.peer:FAIL:what...".
- */
+/* A failed check fails the subtest: "egress_mirred_vlan_solo:model.peer:FAIL:...". */
 static void report_check(const struct tse_check *c)
 {
 	char line[512];
@@ -23,7 +19,7 @@ static void report_check(const struct tse_check *c)
 	if (tse_check_ok(c))
 		return;
 	tse_format_check(c, line, sizeof(line));
-	printf("%s:FAIL:%s\n", c->site, line);
+	printf("%s:FAIL:%s\n", c->where, line);
 	test__fail();
 }
 

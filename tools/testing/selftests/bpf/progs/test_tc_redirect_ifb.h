@@ -21,12 +21,16 @@ struct tse_payload {
 };
 
 /*
- * UDP flows that the scenario redirects to ifb, or leaves alone. TCP
+ * UDP flows: the one the scenario redirects to ifb, and a second. TCP
  * segments are counted per skb, since they carry no sequence of ours.
  */
 enum tse_flow {
 	TSE_FLOW_REDIRECTED,
-	TSE_FLOW_UNRELATED,
+	/*
+	 * The unrelated flow in hand-written rows, the second device's flow
+	 * in aggregate rows.
+	 */
+	TSE_FLOW_SECOND,
 	TSE_FLOWS,
 };
 

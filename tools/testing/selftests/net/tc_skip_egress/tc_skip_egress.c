@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kselftest front end of the tc_skip_egress scenarios (tse.h): one fixture
- * that holds a scenario's topology, one variant per IP version, one test
- * per scenario of the library's list, e.g. tc_skip_egress.ipv6.egress_mirred.
- * Each test builds the topology of the scenario it is named after, sends
- * its traffic and checks each oracle; the teardown removes it all.
+ * kselftest front end of the tc_skip_egress scenarios (tse.h): one test per
+ * scenario and IP version, e.g. tc_skip_egress.ipv6.egress_mirred.
  */
 #include "../../kselftest_harness.h"
 #include "tse.h"
@@ -36,10 +33,7 @@ FIXTURE_TEARDOWN(tc_skip_egress)
 	tse_teardown(self->t);
 }
 
-/*
- * Build @scenario's topology. A missing feature skips the test; any other
- * setup error fails it, and the message names the command that failed.
- */
+/* A missing feature skips the test; any other setup error fails it. */
 static void build(struct __test_metadata *_metadata, struct tse_test **t,
 		  struct tse_result *res, int family, const char *scenario)
 {
@@ -52,11 +46,7 @@ static void build(struct __test_metadata *_metadata, struct tse_test **t,
 	ASSERT_EQ(TSE_PASS, res->status) TH_LOG("setup: %s", res->reason);
 }
 
-/*
- * Send, judge, and report every failed check, then the diagnosis. A failed
- * check is printed with where it was judged: the row, and the oracle or
- * the model's observer, e.g. "egress_mirred_vlan_solo:model.peer:".
- */
+/* Each failed check ("egress_mirred_vlan_solo:model.peer:..."), the diagnosis. */
 static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 		     const struct tse_result *res)
 {
@@ -70,7 +60,7 @@ static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 		if (tse_check_ok(c))
 			continue;
 		tse_format_check(c, line, sizeof(line));
-		ksft_print_msg("%s:%s\n", c->site, line);
+		ksft_print_msg("%s:%s\n", c->where, line);
 		_metadata->exit_code = KSFT_FAIL;
 	}
 	if (res->note[0])
@@ -93,11 +83,7 @@ static void run(struct __test_metadata *_metadata, struct tse_test **t,
 		exercise(_metadata, *t, res);
 }
 
-/*
- * One test per line of the library's list of scenarios (tse_table.h),
- * named after it: the list lives in the library alone, which finds the
- * scenario by that name.
- */
+/* One test per line of tse_table.h: the library finds the scenario by name. */
 #define TSE_SCENARIO(name)						\
 	static const char name##_scenario[] = #name;			\
 	TEST_F(tc_skip_egress, name)					\

@@ -3,11 +3,9 @@
  * tc_skip_egress: does a packet that ifb re-injects on egress skip the
  * device's egress tc hook, as the ingress hook already does?
  *
- * This is the interface between the scenarios (tse_scenarios.c, with the
- * topology, traffic and oracles they use) and the two front ends that run
- * them: the kselftest harness (tc_skip_egress.c) and test_progs
- * (bpf/prog_tests/tc_redirect_ifb.c). A front end sets a scenario up, runs
- * it, renders its checks and tears it down; it holds no scenario logic.
+ * The scenario library's interface to its front ends, the kselftest
+ * harness (tc_skip_egress.c) and test_progs (tc_redirect_ifb.c), which
+ * hold no scenario logic.
  */
 #ifndef __TSE_H
 #define __TSE_H
@@ -43,7 +41,7 @@ struct tse_check {
 	int total;		/* per-packet checks: packets checked */
 	const char *word;	/* diagnosis when it fails, e.g. "reclassified" */
 	const char *meaning;	/* what a failure means for the kernel */
-	char site[96];		/* where it was judged: row, judge, observer */
+	char where[96];		/* "row:oracle", or "row:model.observer" */
 	char values[96];	/* per-packet checks: each packet's count */
 	long long stock;	/* grid rows: what the model gives stock, or -1 */
 };

@@ -1,49 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The grid: rows made of one value of each axis (struct tse_point),
- * listed in tse_table.h.
- *
- *   site       where the redirect to ifb sits: clsact egress u32 + mirred,
- *              clsact egress cls_bpf bpf_redirect(), a tcx link, the root
- *              qdisc's u32 + mirred with no egress hook on the device (the
- *              ifb and LARTC guides' setup), or the same beside a clsact
- *              that only counts;
- *   device     the device the redirect sits on: va, or a vlan, macvlan,
- *              bond or ipip/ip6tnl tunnel over it;
- *   solo       no egress hook on any other device: the egress static key
- *              is off in root rows (on the host only if nothing else on
- *              the machine has one); else the gate on ifb's egress is one;
- *   aggregate  a second device, va2, redirects its own flow to the same
- *              ifb, which must return each packet to its own device.
- *
- * Every row has every observer that applies to it, and one model
- * (correct_rule(), stock_rule()) says what each must show on a correct kernel and on
- * stock, with the rule that gives it. The observers, and what each
- * changes of what it observes:
- *
- *   hook        a counter first on the site's egress hook (clsact, tcx);
- *               in root rows none: it would give the device a hook
- *   clsact      the site's clsact qdisc's packet count: no side effect
- *   root        the root qdisc, in every row: a counter first, and a
- *               second filter on the flow choosing class 1:3 whose actions
- *               mirror to the monitor link vc (and, where the kernel has
- *               it, run a gact pipe). The qdisc queues what the device
- *               would send at once: no effect on marks or hooks
- *   class       how many packets class 1:3 and default class 1:2 sent
- *   lower       under a stacked device, a counter in va's root qdisc (not
- *               on va's egress hook, which would be a hook of its own)
- *   peer        vb's ingress, on an ingress qdisc (no egress hook): a BPF
- *               counter that also reads the skb's fields, and a u32 + gact
- *               filter where the kernel has gact
- *   tap         a packet socket on the site's device: taps see packets
- *               as they leave
- *   ifb         ifb's rx and drops; per packet, the gate on its egress
- *               (not in solo rows)
- *   delivery    the receiver's socket and vb's rx
- *   aggregate   va2's hook program and root qdisc counter, vb2's rx and
- *               socket
- *
- * Every counter a row attaches is read by one of these.
+ * The grid's rows (docs/grid.md): one setup and one judge for all of them,
+ * which follow the row's axes, and the model the judge checks each
+ * observer against.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -61,8 +20,8 @@
 /* The device the row's redirect sits on, for @flow. */
 static enum tse_dev site_dev(struct tse_test *t, enum tse_flow flow)
 {
-	if (flow == TSE_FLOW_UNRELATED)
-		return TSE_VE;
+	if (flow == TSE_FLOW_SECOND)
+		return TSE_VA2;
 	return t->s->point.upper ? TSE_UP_A : TSE_VA;
 }
 
@@ -92,8 +51,7 @@ static enum tse_hook site_hook(const struct tse_point *p)
 
 /*
  * bpf_redirect() from a tunnel, whose packets have no link-layer header,
- * to ifb, which has one, drops the packet on every kernel: such a point
- * has nothing to judge. Said before anything is built.
+ * to ifb, which has one, drops the packet on every kernel: nothing to judge.
  */
 static int unsupported(struct tse_test *t)
 {
@@ -115,7 +73,7 @@ int tse_grid_prepare(struct tse_test *t)
 	const struct tse_point *p = &t->s->point;
 
 	if (p->solo)
-		t->breaker = root_site(p) ? TSE_HOOK_REINJECT : site_hook(p);
+		t->net.breaker = root_site(p) ? TSE_HOOK_REINJECT : site_hook(p);
 	return unsupported(t);
 }
 
@@ -125,30 +83,29 @@ static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flo
 	char match[160];
 
 	tse_u32_match(t, UDP, TSE_PORT + flow, match, sizeof(match));
-	return tse_tc(t, TSE_NS_SENDER,
-		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress redirect dev %s\n",
-		      tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
+	return tse_tc_queue(t, TSE_NS_SENDER,
+			    "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress redirect dev %s\n",
+			    tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
 }
 
-/* The site's qdiscs and u32 filters on @dev, for @flow. */
 static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
 {
 	const struct tse_point *p = &t->s->point;
 
 	if (has_clsact(p) &&
-	    tse_tc(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n", tse_dev(t, dev)))
+	    tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n", tse_dev(t, dev)))
 		return -1;
-	if (tse_root_qdisc(t, dev))
+	if (tse_root_qdisc_queue(t, dev))
 		return -1;
 	if (p->site == TSE_SITE_CLSACT_MIRRED)
-		return tse_mirred_filter(t, dev, "egress", 2, UDP, TSE_PORT + flow, TSE_IFB);
+		return tse_mirred_filter_queue(t, dev, "egress", 2, UDP, TSE_PORT + flow,
+					       TSE_IFB);
 	return root_site(p) ? root_redirect(t, dev, flow) : 0;
 }
 
-/* The site's programs on @dev: its counter first, or its bpf_redirect(). */
 static int site_programs(struct tse_test *t, enum tse_dev dev)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	if (tse_count_at_root(t, dev, progs->tse_count_reinject))
 		return -1;
@@ -176,45 +133,40 @@ static bool peer_u32_matches(const struct tse_point *p)
 }
 
 /*
- * A tunnel's packets have no link-layer header: a copy mirrored onto the
- * monitor veth would reach vd as a frame whose Ethernet header is the IP
- * header. Over a tunnel the second root filter only classifies and counts.
+ * A copy of a tunnel's packet, which has no link-layer header, mirrored
+ * onto the monitor veth would reach vd as garbage.
  */
 static bool mirrors(const struct tse_point *p)
 {
 	return p->upper != TSE_UPPER_TUNNEL;
 }
 
-/*
- * The observers' filters: the second root filter on the flow (class 1:3,
- * a mirror to vc, a gact); vb's ingress u32 + gact where there is gact;
- * under a stacked device, a root qdisc on va for its counter.
- */
 static int observer_filters(struct tse_test *t, enum tse_dev dev)
 {
 	char match[160], gact[48] = "", mirror[64] = "";
 
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
-	if (t->root_gact)
+	if (t->net.root_gact)
 		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
 	if (mirrors(&t->s->point))
 		snprintf(mirror, sizeof(mirror), " action mirred egress mirror dev %s",
 			 tse_dev(t, TSE_VC));
-	if (tse_tc(t, TSE_NS_SENDER, "filter add dev %s parent 1: prio 3 %s classid 1:%d%s%s\n",
-		   tse_dev(t, dev), match, TSE_CHOSEN_CLASS, mirror, gact))
+	if (tse_tc_queue(t, TSE_NS_SENDER,
+			 "filter add dev %s parent 1: prio 3 %s classid 1:%d%s%s\n",
+			 tse_dev(t, dev), match, TSE_CHOSEN_CLASS, mirror, gact))
 		return -1;
-	t->peer_gact = t->root_gact && peer_u32_matches(&t->s->point);
-	if (t->peer_gact &&
-	    tse_tc(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s %s %d\n",
-		   tse_dev(t, TSE_VB), match, "action gact pipe index", TSE_PEER_GACT_INDEX))
+	t->net.peer_gact = t->net.root_gact && peer_u32_matches(&t->s->point);
+	if (t->net.peer_gact &&
+	    tse_tc_queue(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s %s %d\n",
+			 tse_dev(t, TSE_VB), match, "action gact pipe index",
+			 TSE_PEER_GACT_INDEX))
 		return -1;
-	return t->s->point.upper ? tse_root_qdisc(t, TSE_VA) : 0;
+	return t->s->point.upper ? tse_root_qdisc_queue(t, TSE_VA) : 0;
 }
 
-/* The observers' programs: on vd, on vb's ingress, in va's root qdisc. */
 static int observer_programs(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return (mirrors(&t->s->point) ?
 		tse_count_at(t, TSE_VD, false, progs->tse_count_mirror, 1) : 0) ?:
@@ -223,52 +175,45 @@ static int observer_programs(struct tse_test *t)
 }
 
 /*
- * The qdiscs and u32 filters first, as one tc batch per namespace (tc is
- * most of a row's setup time under an emulated CPU), then the programs,
- * whose qdiscs now exist.
+ * The qdiscs and filters as one tc batch per namespace (tc is most of a
+ * row's setup time under an emulated CPU), then the programs.
  */
 int tse_grid_setup(struct tse_test *t)
 {
 	enum tse_dev dev = site_dev(t, TSE_FLOW_REDIRECTED);
 	bool agg = t->s->shape.aggregate;
-	int ret;
 
-	t->tc_later = true;
-	ret = site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
-	      (agg ? site_filters(t, TSE_VE, TSE_FLOW_UNRELATED) : 0) ?:
-	      observer_filters(t, dev);
-	t->tc_later = false;
-	return ret ?: tse_tc_flush(t) ?: site_programs(t, dev) ?:
-	       (agg ? site_programs(t, TSE_VE) : 0) ?: observer_programs(t);
+	return site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
+	       (agg ? site_filters(t, TSE_VA2, TSE_FLOW_SECOND) : 0) ?:
+	       observer_filters(t, dev) ?: tse_tc_flush(t) ?:
+	       site_programs(t, dev) ?: (agg ? site_programs(t, TSE_VA2) : 0) ?:
+	       observer_programs(t);
 }
 
-/*
- * The model. Each observer's value per packet on a correct kernel, and the
- * rule that gives it; then stock's, where a rule of stock's differs.
- */
+/* The observers; what each counts is in observers[] below. */
 enum tse_obs {
-	OBS_LOOPED,		/* packets stopped by the loop breaker */
-	OBS_IFB_DROPPED,	/* ifb's drops */
-	OBS_HOOK,		/* the site's egress hook program */
-	OBS_CLSACT,		/* the site's clsact qdisc count */
-	OBS_ROOT,		/* the site device's root qdisc, first filter */
-	OBS_CLASS,		/* class 1:3 of that root qdisc */
-	OBS_DEFAULT_CLASS,	/* its default class 1:2 */
-	OBS_MIRROR,		/* copies the second root filter's mirror made */
-	OBS_ROOT_GACT,		/* the second root filter's gact */
-	OBS_LOWER,		/* va's root qdisc, under a stacked device */
-	OBS_PEER,		/* vb's ingress BPF counter */
-	OBS_PEER_GACT,		/* vb's ingress u32 + gact */
-	OBS_TAP,		/* a packet socket on the site's device */
-	OBS_IFB_GATE,		/* entries into ifb, BPF on its egress */
-	OBS_IFB_RX,		/* ifb's rx_packets */
-	OBS_DELIVERED,		/* copies the receiver got */
-	OBS_PEER_RX,		/* vb's rx_packets */
-	OBS_AGG_SITE,		/* va2's hook program, for its own flow */
-	OBS_AGG_ROOT,		/* va2's root qdisc, first filter */
-	OBS_AGG_CLSACT,		/* va2's clsact qdisc count */
-	OBS_AGG_RX,		/* vb2's rx_packets */
-	OBS_AGG_DELIVERED,	/* copies vb2's receiver got */
+	OBS_LOOPED,
+	OBS_IFB_DROPPED,
+	OBS_HOOK,
+	OBS_CLSACT,
+	OBS_ROOT,
+	OBS_CLASS,
+	OBS_DEFAULT_CLASS,
+	OBS_MIRROR,
+	OBS_ROOT_GACT,
+	OBS_LOWER,
+	OBS_PEER,
+	OBS_PEER_GACT,
+	OBS_TAP,
+	OBS_IFB_GATE,
+	OBS_IFB_RX,
+	OBS_DELIVERED,
+	OBS_PEER_RX,
+	OBS_AGG_SITE,
+	OBS_AGG_ROOT,
+	OBS_AGG_CLSACT,
+	OBS_AGG_RX,
+	OBS_AGG_DELIVERED,
 	OBS_COUNT,
 };
 
@@ -369,11 +314,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 	}
 }
 
-/*
- * Stock's rules: egress hooks classify re-injected packets again, and
- * bpf_redirect() leaves skb_iif 0, so ifb drops what it redirects. Every
- * other rule of a correct kernel holds on stock.
- */
+/* Where stock differs: every other rule of a correct kernel holds on it. */
 static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = correct_rule(p, o);
@@ -403,7 +344,7 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 	return r;
 }
 
-/* One observer: its name in failures and records, what it counts, its words. */
+/* Its name in failures (model.KEY), what it counts, its diagnoses. */
 struct tse_observer {
 	const char *key;
 	const char *what;
@@ -460,9 +401,9 @@ static const struct tse_observer observers[OBS_COUNT] = {
 };
 
 /*
- * Check one observation against the model: @row per packet, else @total
- * for all the row's packets. A failure says the rule a correct kernel
- * keeps, or, where the kernel shows what stock shows, stock's rule.
+ * @row per packet, else @total for all the row's packets. A failure says
+ * the rule a correct kernel keeps or, where the kernel shows what stock
+ * shows, stock's rule.
  */
 static void observe(struct tse_test *t, enum tse_obs o, const unsigned int *row,
 		    long long total)
@@ -506,19 +447,18 @@ static int fences_into_ifb(struct tse_test *t)
 {
 	enum tse_site site = t->s->point.site;
 
-	return site == TSE_SITE_CLSACT_BPF || site == TSE_SITE_TCX ? 0 : t->fences;
+	return site == TSE_SITE_CLSACT_BPF || site == TSE_SITE_TCX ? 0 : t->traffic.fences;
 }
 
 /*
- * Packets of the test's flows on each link, fences aside. Only the first
- * flow has a fence: the second's packets each have an outcome (their
- * arrival) before the fence goes.
+ * Only the first flow has a fence: the second's packets each have an
+ * outcome (their arrival) before the fence goes.
  */
 static void observe_links(struct tse_test *t)
 {
 	observe(t, OBS_IFB_RX, NULL, (long long)tse_moved(t, TSE_IFB).rx - fences_into_ifb(t));
-	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - t->fences);
-	observe(t, OBS_AGG_RX, NULL, (long long)tse_moved(t, TSE_VF).rx);
+	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences);
+	observe(t, OBS_AGG_RX, NULL, (long long)tse_moved(t, TSE_VB2).rx);
 }
 
 static void observe_root(struct tse_test *t)
@@ -527,23 +467,23 @@ static void observe_root(struct tse_test *t)
 
 	observe(t, OBS_ROOT, tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED), 0);
 	observe(t, OBS_CLASS, NULL,
-		tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->fences);
+		tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->traffic.fences);
 	observe(t, OBS_DEFAULT_CLASS, NULL, tse_moved_class(t, dev, TSE_DEFAULT_CLASS));
 	observe(t, OBS_MIRROR, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
-	if (t->root_gact)
+	if (t->net.root_gact)
 		observe(t, OBS_ROOT_GACT, NULL,
 			(long long)tse_moved(t, TSE_VA).gact -
-			(root_site(&t->s->point) ? 0 : t->fences));
+			(root_site(&t->s->point) ? 0 : t->traffic.fences));
 }
 
 static void observe_peer(struct tse_test *t)
 {
 	observe(t, OBS_PEER, tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0);
-	if (t->peer_gact)
+	if (t->net.peer_gact)
 		observe(t, OBS_PEER_GACT, NULL,
-			(long long)tse_moved(t, TSE_VB).peer_gact - t->fences);
+			(long long)tse_moved(t, TSE_VB).peer_gact - t->traffic.fences);
 	tse_expect_peer_fields(t);
-	observe(t, OBS_TAP, t->tapped, 0);
+	observe(t, OBS_TAP, t->traffic.tapped, 0);
 }
 
 /*
@@ -554,12 +494,12 @@ static void observe_peer(struct tse_test *t)
 void tse_grid_judge(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
-	struct tse_counters *bpf = &t->skel->bss->counters;
+	struct tse_counters *bpf = &t->net.skel->bss->counters;
 	enum tse_hook hook = site_hook(p);
 
 	observe(t, OBS_LOOPED, NULL,
 		sum(bpf->looped[TSE_FLOW_REDIRECTED], t->pkts) +
-		sum(bpf->looped[TSE_FLOW_UNRELATED], t->pkts));
+		sum(bpf->looped[TSE_FLOW_SECOND], t->pkts));
 	observe(t, OBS_IFB_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB).dropped);
 	if (p->site != TSE_SITE_ROOT)
 		observe(t, OBS_HOOK, tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED), 0);
@@ -572,14 +512,14 @@ void tse_grid_judge(struct tse_test *t)
 	if (!p->solo)
 		observe(t, OBS_IFB_GATE, tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0);
 	observe_peer(t);
-	observe(t, OBS_DELIVERED, t->delivered[TSE_FLOW_REDIRECTED], 0);
+	observe(t, OBS_DELIVERED, t->traffic.delivered[TSE_FLOW_REDIRECTED], 0);
 	if (p->aggregate) {
-		observe(t, OBS_AGG_SITE, tse_bpf_row(t, hook, TSE_FLOW_UNRELATED), 0);
+		observe(t, OBS_AGG_SITE, tse_bpf_row(t, hook, TSE_FLOW_SECOND), 0);
 		observe(t, OBS_AGG_ROOT,
-			tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_UNRELATED), 0);
+			tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_SECOND), 0);
 		/* va2 carries its flow alone, and no fence: nothing to set aside. */
-		observe(t, OBS_AGG_CLSACT, NULL, (long long)tse_moved(t, TSE_VE).clsact);
-		observe(t, OBS_AGG_DELIVERED, t->delivered[TSE_FLOW_UNRELATED], 0);
+		observe(t, OBS_AGG_CLSACT, NULL, (long long)tse_moved(t, TSE_VA2).clsact);
+		observe(t, OBS_AGG_DELIVERED, t->traffic.delivered[TSE_FLOW_SECOND], 0);
 	}
 	observe_links(t);
 }

@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The grid's rows (tse_grid.c): one setup and one judge for all of them,
- * driven by the row's point, and the model the judge checks against.
- */
 #ifndef __TSE_GRID_H
 #define __TSE_GRID_H
 
 #include "tse_internal.h"
 
-/* For the library's other parts only: hidden from the front ends. */
 #pragma GCC visibility push(hidden)
 
 int tse_grid_prepare(struct tse_test *t);

@@ -1,21 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the parts of the scenario library share: its constants and types.
- * Each part is a file with a header for what it gives the others, and
- * uses only the parts above it:
+ * Each part is a file with a header for what it gives the others (hidden:
+ * only tse.h is visible outside the library), and uses only the parts
+ * above it:
  *
- *   tse_result.c     checks and results, what each diagnosis word means
+ *   tse_result.c     checks, results, diagnoses
  *   tse_netlink.c    kernel counters over rtnetlink
  *   tse_topology.c   namespaces, devices, addresses, tc and BPF attachment
+ *   tse_probes.c     feature probes: a test skips before it builds anything
  *   tse_traffic.c    the UDP flows, the UDP burst, the TCP stream; the wait
  *   tse_oracles.c    what a correct kernel does, checked against the counters
  *   tse_grid.c       the grid's rows: setup, observers, the model
- *   tse_scenarios.c  the scenario table (its rows: tse_table.h)
+ *   tse_scenarios.c  the hand-written rows, and the table of all (tse_table.h)
  *   tse_runner.c     tse_setup(), tse_exercise(), tse_teardown()
  *
- * Both front ends link the parts as objects (this folder's Makefile into
- * libtse.a; bpf/Makefile into test_progs). What the parts give each other
- * is hidden (tse_*.h): only tse.h's interface is visible outside them.
+ * The words they use:
+ *   correct kernel  one that classifies a packet once per hook, even when
+ *                   ifb re-injects it: ifb marks it tc_skip_classify, the
+ *                   hook it returns to skips it, and no other hook does
+ *   row, scenario   one test (a line of tse_table.h), for IPv4 and IPv6
+ *   shape           the network a row runs on (struct tse_shape)
+ *   grid            the rows made of one value of each axis (their point):
+ *                   the site where the redirect to ifb sits, the device it
+ *                   sits on, solo, aggregate (docs/grid.md); the other rows
+ *                   are hand-written
+ *   check           an observation compared with what a correct kernel
+ *                   gives; a failed one gives a diagnosis word (struct
+ *                   tse_meaning) and names its oracle, or observer
+ *   oracle          a function that makes checks
+ *   judge           a row's function that calls its oracles
+ *   observer        a counter a grid row reads; the model gives its value
+ *                   per packet on a correct kernel and on stock, and the
+ *                   rule that gives it
+ *   fence           a datagram sent after the test packets along their
+ *                   path: once it has arrived, every copy of theirs has
  */
 #ifndef __TSE_INTERNAL_H
 #define __TSE_INTERNAL_H
@@ -40,7 +59,7 @@
 #define TSE_WAIT_MS	3000	/* how long a packet may take to reach an outcome */
 #define TSE_FENCE_MS	1000	/* how long the fence may take */
 #define TSE_STREAM_MS	20000	/* how long the TCP stream may take */
-#define TSE_PORT	4000	/* UDP port of the redirected flow; unrelated: +1 */
+#define TSE_PORT	4000	/* UDP port of the redirected flow; the second: +1 */
 #define TSE_TCP_PORT	4010	/* TCP port of the stream */
 #define TSE_STREAM_BYTES (1024 * 1024)
 
@@ -64,12 +83,11 @@ enum tse_dev {
 	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
 	TSE_VC,		/* the sender's monitor veth, a root action's target */
 	TSE_VD,		/* its peer, where the copies are counted */
-	TSE_VE,		/* va2, the grid's second device into the one ifb */
-	TSE_VF,		/* vb2, its peer, the second flow's receiver */
+	TSE_VA2,	/* a second sender veth: aggregate rows, a redirect target */
+	TSE_VB2,	/* its peer */
 	TSE_DEVS,
 };
 
-/* The tools that configure the namespaces, each fed a batch of commands. */
 enum tse_tool {
 	TSE_IP,
 	TSE_TC,
@@ -78,7 +96,7 @@ enum tse_tool {
 
 #define TSE_QUEUE	2048	/* room for one tool's batch in one namespace */
 
-/* Features a scenario needs; each is probed before the topology is built. */
+/* What a row needs of the kernel (tse_probes.c). */
 enum tse_feature {
 	TSE_F_VETH	= BIT(0),
 	TSE_F_IFB	= BIT(1),
@@ -107,10 +125,6 @@ enum tse_upper {
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)
 #define TSE_F_MIRRED_U32 (TSE_F_BASE | TSE_F_U32 | TSE_F_MIRRED)
 
-/*
- * Where the grid's rows redirect to ifb (tse_grid.c): a hook on the
- * device's egress, or its root qdisc, with or without an egress hook.
- */
 enum tse_site {
 	TSE_SITE_NONE,		/* a hand-written row */
 	TSE_SITE_CLSACT_MIRRED,	/* clsact egress, u32 + mirred */
@@ -121,7 +135,6 @@ enum tse_site {
 	TSE_SITES,
 };
 
-/* A point of the grid: one value of each axis. */
 struct tse_point {
 	enum tse_site site;
 	enum tse_upper upper;	/* the device the redirect sits on */
@@ -129,7 +142,6 @@ struct tse_point {
 	bool aggregate;		/* a second device redirects to the same ifb */
 };
 
-/* The network a scenario runs on. */
 struct tse_shape {
 	bool routed;		/* sender - router - receiver, else a veth pair */
 	enum tse_upper upper;	/* the traffic runs over a device stacked on va and vb */
@@ -143,7 +155,6 @@ struct tse_shape {
 	bool bare;		/* clsact only where the scenario adds one */
 };
 
-/* What the scenario sends. */
 enum tse_traffic {
 	TSE_UDP,		/* datagrams one at a time */
 	TSE_UDP_BURST,		/* one UDP GSO send: the datagrams in a burst */
@@ -159,7 +170,7 @@ struct tse_scenario {
 	enum tse_traffic traffic;
 	int pkts;		/* datagrams per flow; 0: TSE_PKTS */
 	bool unrelated;		/* also send a flow that is not redirected */
-	struct tse_point point;	/* the grid's rows: their axes */
+	struct tse_point point;	/* the grid's rows */
 	/* Before anything is built: may skip, may choose the loop breaker. */
 	int (*prepare)(struct tse_test *t);
 	int (*setup)(struct tse_test *t);
@@ -194,23 +205,27 @@ struct tse_stream {
 	bool done;
 };
 
-struct tse_test {
-	const struct tse_scenario *s;
-	int family;
-	int pkts;
+/* The network a scenario runs on: built by tse_topology.c. */
+struct tse_net {
 	int self_ns;			/* where the caller's thread came from */
 	int ns[TSE_NSS];		/* held by fd only: gone when we are */
 	int nl[TSE_NSS];		/* rtnetlink socket in each namespace */
 	int ifindex[TSE_DEVS];		/* 0: the shape has no such device */
-	char queue[TSE_NSS][TSE_TOOLS][TSE_QUEUE];	/* see tse_queue() */
-	bool tc_later;			/* tse_tc() queues; tse_tc_flush() runs */
 	const char *root_qdisc;		/* "prio" or "htb", when probed */
 	bool root_gact;			/* the root filter also runs a gact action */
 	bool peer_gact;			/* vb's ingress has a u32 + gact filter */
-	int kmsg;
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];
+};
+
+/* Commands gathered for one batch per tool and namespace (tse_topology.c). */
+struct tse_cmd_queue {
+	char batch[TSE_NSS][TSE_TOOLS][TSE_QUEUE];
+};
+
+/* What the scenario sends, and what arrived (tse_traffic.c). */
+struct tse_traffic_state {
 	int tx_sock[TSE_FLOWS];
 	int rx_sock[TSE_FLOWS];
 	bool sends[TSE_FLOWS];		/* flows the scenario sends */
@@ -219,12 +234,28 @@ struct tse_test {
 	int tap_sock;			/* AF_PACKET on va, when the shape taps */
 	unsigned int tapped[TSE_MAX_PKTS];	/* redirected packets it saw leave */
 	struct tse_stream stream;
+};
+
+/* Counters read before and after the traffic. */
+struct tse_stats {
 	struct tse_devstats before[TSE_DEVS], after[TSE_DEVS];
 	__u32 other_before[TSE_HOOKS];	/* BPF background counts at "before" */
 	__u32 fence_before[TSE_HOOKS];	/* and fence counts */
+};
+
+/* One run of a scenario for one IP version, then its parts by concern. */
+struct tse_test {
+	const struct tse_scenario *s;
+	int family;
+	int pkts;
 	struct tse_result *res;
 	bool recorded;			/* its observations written (TSE_RECORD) */
 	struct timespec start;
+	int kmsg;
+	struct tse_net net;
+	struct tse_cmd_queue *queue;	/* 12 KiB: allocated on its own */
+	struct tse_traffic_state traffic;
+	struct tse_stats stats;
 };
 
 #endif /* __TSE_INTERNAL_H */

@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Kernel counters over rtnetlink, for every device of the scenario: the
- * link's rx/tx/dropped counters, the packets its clsact qdisc counted, its
- * root qdisc's overlimits and the packets each class of the root qdisc
- * sent, and the packets an action counted. The links are kept silent
- * (tse_topology.c), so these move only with the test's packets.
- */
+/* A device's counters over rtnetlink: its link's, its qdiscs', classes'. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -118,7 +112,6 @@ static void parse_class(struct nlmsghdr *nh, struct tse_devstats *ds)
 	ds->class_pkts[minor] = gb.packets;
 }
 
-/* Ask rtnetlink about one device; parse every reply into @ds. */
 static int nl_query(int fd, int type, int flags, int ifindex,
 		    struct tse_devstats *ds)
 {
@@ -186,7 +179,6 @@ static void rta_end(struct nlmsghdr *nh, struct rtattr *nest)
 	nest->rta_len = (char *)nh + nh->nlmsg_len - (char *)nest;
 }
 
-/* Packets action @kind @index of the netns of @fd counted (RTM_GETACTION). */
 int tse_action_pkts(int fd, const char *kind, __u32 index, __u64 *pkts)
 {
 	union {
@@ -217,7 +209,6 @@ int tse_action_pkts(int fd, const char *kind, __u32 index, __u64 *pkts)
 	return parse_action((struct nlmsghdr *)buf, pkts);
 }
 
-/* The counters of device @ifindex, through the rtnetlink socket @fd of its netns. */
 int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds)
 {
 	memset(ds, 0, sizeof(*ds));

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Kernel counters of a device over rtnetlink (tse_netlink.c).
- */
 #ifndef __TSE_NETLINK_H
 #define __TSE_NETLINK_H
 
 #include "tse_internal.h"
 
-/* For the library's other parts only: hidden from the front ends. */
 #pragma GCC visibility push(hidden)
 
 int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds);

@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Oracles: what the kernel did with each test packet, seen from three
- * independent places, and the checks that compare it with a correct kernel.
- *
- * - BPF counters (test_tc_redirect_ifb.c): how often each hook ran for each
- *   packet, how often it entered each ifb, whether the loop breaker stopped
- *   it, how many packets ifb held at once.
- * - Kernel counters over rtnetlink (tse_netlink.c): clsact qdisc packets,
- *   ifb's rx and drops, veth rx/tx, the root qdisc's overlimits.
- * - The receiver: which datagrams arrived and how often; the TCP stream's
- *   bytes, their order, and the sender's retransmissions.
+ * What the kernel did with each test packet, seen from independent places
+ * (BPF counters, kernel counters, the receiver), checked against what a
+ * correct kernel does.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -29,7 +22,7 @@
 
 static struct tse_counters *bpf_counters(struct tse_test *t)
 {
-	return &t->skel->bss->counters;
+	return &t->net.skel->bss->counters;
 }
 
 const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
@@ -41,7 +34,7 @@ const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
 /* How far each of a device's counters moved while the traffic ran. */
 struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 {
-	const struct tse_devstats *a = &t->after[dev], *b = &t->before[dev];
+	const struct tse_devstats *a = &t->stats.after[dev], *b = &t->stats.before[dev];
 
 	return (struct tse_devstats){
 		.rx = a->rx - b->rx,
@@ -54,11 +47,10 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 	};
 }
 
-/* How far class 1:@minor of @dev's root qdisc moved. */
 long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
 			  unsigned int minor)
 {
-	return t->after[dev].class_pkts[minor] - t->before[dev].class_pkts[minor];
+	return t->stats.after[dev].class_pkts[minor] - t->stats.before[dev].class_pkts[minor];
 }
 
 /*
@@ -67,13 +59,12 @@ long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
  */
 long long tse_background(struct tse_test *t, enum tse_hook hook)
 {
-	return bpf_counters(t)->other[hook] - t->other_before[hook];
+	return bpf_counters(t)->other[hook] - t->stats.other_before[hook];
 }
 
 /*
- * The links are silent (tse_topology.c): during the traffic, the hooks see
- * test packets and fences only. Anything else (an MLD report, say) would
- * count as a test packet on the link counters, whose checks would then
+ * Anything but test packets and fences on the hooks (an MLD report, say)
+ * would count as a test packet on the link counters, whose checks would
  * blame the kernel: name the test's own fault first.
  */
 void tse_expect_quiet(struct tse_test *t)
@@ -87,13 +78,12 @@ void tse_expect_quiet(struct tse_test *t)
 	int hook;
 
 	for (hook = 0; hook < TSE_HOOKS; hook++)
-		n += tse_background(t, hook) - (fence[hook] - t->fence_before[hook]);
+		n += tse_background(t, hook) - (fence[hook] - t->stats.fence_before[hook]);
 	tse_expect(t,
 		   "packets of no test flow on the BPF hooks while the traffic ran (fences aside)",
 		   n, 0, &noisy, &noisy);
 }
 
-/* @hook ran @want times for each packet of @flow. */
 void tse_expect_hook(struct tse_test *t, const char *what,
 		     enum tse_hook hook, enum tse_flow flow,
 		     unsigned int want)
@@ -102,7 +92,6 @@ void tse_expect_hook(struct tse_test *t, const char *what,
 			&tse_reclassified, &tse_skipped);
 }
 
-/* Outcomes that end a packet's way early come first: they explain the rest. */
 void tse_expect_no_loop(struct tse_test *t, enum tse_flow flow)
 {
 	const unsigned int *looped = bpf_counters(t)->looped[flow];
@@ -133,7 +122,7 @@ static void expect_ifb_kept(struct tse_test *t, enum tse_dev ifb)
 void tse_expect_ifb_kept(struct tse_test *t)
 {
 	expect_ifb_kept(t, TSE_IFB);
-	if (t->ifindex[TSE_IFB_IN])
+	if (t->net.ifindex[TSE_IFB_IN])
 		expect_ifb_kept(t, TSE_IFB_IN);
 }
 
@@ -153,10 +142,7 @@ void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
 		   t->pkts, &tse_looped, &tse_not_redirected);
 }
 
-/*
- * First, the outcomes that end a redirected packet's way: a loop, or a
- * drop in ifb. They explain every count after them, so they come first.
- */
+/* A loop or a drop in ifb ends a packet's way: it explains every count after. */
 void tse_expect_redirected(struct tse_test *t)
 {
 	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
@@ -171,7 +157,7 @@ void tse_expect_redirected(struct tse_test *t)
 void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 		       enum tse_hook hook)
 {
-	int flows = t->sends[TSE_FLOW_REDIRECTED] + t->sends[TSE_FLOW_UNRELATED];
+	int flows = t->traffic.sends[TSE_FLOW_REDIRECTED] + t->traffic.sends[TSE_FLOW_SECOND];
 	char what[96];
 
 	snprintf(what, sizeof(what), "test packets the clsact qdisc on %s counted",
@@ -180,19 +166,18 @@ void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 		   (long long)flows * t->pkts, &tse_reclassified, &tse_skipped);
 }
 
-/* Each datagram reached the receiver's socket once. */
 void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "copies the receiver got per packet",
-			t->delivered[flow], 1, &tse_duplicated,
+			t->traffic.delivered[flow], 1, &tse_duplicated,
 			&tse_not_delivered);
 }
 
-/* @dev's counter @field moved once per test datagram of @flows (fences aside). */
+/* A link counter moved once per test datagram of @flows, fences aside. */
 static void expect_link(struct tse_test *t, const char *what, long long moved,
 			unsigned int flows)
 {
-	tse_expect(t, what, moved - t->fences, (long long)flows * t->pkts,
+	tse_expect(t, what, moved - t->traffic.fences, (long long)flows * t->pkts,
 		   &tse_duplicated, &tse_not_delivered);
 }
 
@@ -215,9 +200,8 @@ void tse_expect_forwarded_once(struct tse_test *t)
 }
 
 /*
- * The redirected datagrams went through ifb once and reached the receiver
- * once. Judged after the hooks: a hook that skipped a packet it should
- * have redirected explains why the packet missed ifb, not the reverse.
+ * Judged after the hooks: a hook that skipped a packet it should have
+ * redirected explains why the packet missed ifb, not the reverse.
  */
 void tse_expect_delivery(struct tse_test *t)
 {
@@ -226,7 +210,6 @@ void tse_expect_delivery(struct tse_test *t)
 	tse_expect_peer_rx(t, 1);
 }
 
-/* Packets no filter redirects must not enter ifb. */
 void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 {
 	tse_expect_each(t, "entries into ifb per unrelated packet",
@@ -234,12 +217,7 @@ void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 			&tse_misredirected);
 }
 
-/*
- * The root qdisc of the device ifb returned the packets to: its filter ran
- * once per packet, its actions (a mirror to the monitor link vc, and a
- * gact pipe where the kernel has gact) ran once per packet, and the
- * packets went to the class the filter chose.
- */
+/* The root qdisc of the device ifb returned the packets to. */
 void tse_expect_root_qdisc_once(struct tse_test *t)
 {
 	tse_expect_each(t, "root qdisc filter runs per packet (BPF, first filter)",
@@ -253,11 +231,11 @@ void tse_expect_root_actions(struct tse_test *t)
 			tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 1,
 			&tse_actions_repeated, &tse_actions_skipped);
 	tse_expect(t, "copies vd received (veth rx_packets), fences aside",
-		   (long long)tse_moved(t, TSE_VD).rx - t->fences, t->pkts,
+		   (long long)tse_moved(t, TSE_VD).rx - t->traffic.fences, t->pkts,
 		   &tse_actions_repeated, &tse_actions_skipped);
-	if (t->root_gact)
+	if (t->net.root_gact)
 		tse_expect(t, "packets the root filter's gact action counted, fences aside",
-			   (long long)tse_moved(t, TSE_VA).gact - t->fences, t->pkts,
+			   (long long)tse_moved(t, TSE_VA).gact - t->traffic.fences, t->pkts,
 			   &tse_actions_repeated, &tse_actions_skipped);
 }
 
@@ -267,7 +245,7 @@ void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
 
 	snprintf(what, sizeof(what), "packets class 1:%d of %s's root qdisc sent, fences aside",
 		 TSE_CHOSEN_CLASS, tse_dev(t, dev));
-	tse_expect(t, what, tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->fences, t->pkts,
+	tse_expect(t, what, tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->traffic.fences, t->pkts,
 		   &tse_duplicated, &tse_misclassified);
 	snprintf(what, sizeof(what), "packets default class 1:%d of %s's root qdisc sent",
 		 TSE_DEFAULT_CLASS, tse_dev(t, dev));
@@ -336,7 +314,7 @@ void tse_expect_peer_fields(struct tse_test *t)
 {
 	bool macvlan = t->s->shape.upper == TSE_UPPER_MACVLAN;
 	const struct tse_fields want = {
-		.ingress_ifindex = t->ifindex[TSE_VB],
+		.ingress_ifindex = t->net.ifindex[TSE_VB],
 		.pkt_type = macvlan ? PACKET_OTHERHOST : PACKET_HOST,
 	};
 
@@ -357,11 +335,6 @@ void tse_expect_target_fields(struct tse_test *t)
 		      "va2's egress");
 }
 
-/*
- * A GSO skb that ifb re-injected, cut into segments in software only after
- * it, on va's way out: it entered ifb once, the hook classified it once,
- * and every segment reached vb once.
- */
 void tse_expect_gso_once(struct tse_test *t)
 {
 	const unsigned int *gate = tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED);
@@ -377,7 +350,6 @@ void tse_expect_gso_once(struct tse_test *t)
 		   &tse_reclassified, &tse_skipped);
 }
 
-/* The burst reached ifb together: ifb handled more than one at once. */
 void tse_expect_batched(struct tse_test *t)
 {
 	static const struct tse_meaning not_batched = {
@@ -391,7 +363,6 @@ void tse_expect_batched(struct tse_test *t)
 			    batch, 2, &not_batched);
 }
 
-/* The shaper on ifb really held packets back: ifb re-injected them later. */
 void tse_expect_shaped(struct tse_test *t)
 {
 	static const struct tse_meaning not_shaped = {
@@ -402,7 +373,6 @@ void tse_expect_shaped(struct tse_test *t)
 			    (long long)tse_moved(t, TSE_IFB).overlimits, 1, &not_shaped);
 }
 
-/* The TCP stream: intact, in order, each skb classified once, no loop. */
 /*
  * Per TCP skb that entered ifb: did the hook under test run for it more,
  * or less, often than it entered ifb? Sums over the stream would let one
@@ -410,7 +380,7 @@ void tse_expect_shaped(struct tse_test *t)
  */
 static void tcp_runs_per_skb(struct tse_test *t, long long *more, long long *less)
 {
-	int fd = bpf_map__fd(t->skel->maps.tcp_skbs);
+	int fd = bpf_map__fd(t->net.skel->maps.tcp_skbs);
 	struct tse_tcp_key key, *prev = NULL;
 	struct tse_tcp_runs runs;
 
@@ -459,10 +429,10 @@ void tse_expect_stream(struct tse_test *t)
 		 tcp->skbs[TSE_HOOK_IFB], tcp->gso_skbs, tcp->segs[TSE_HOOK_IFB]);
 	tse_expect(t, "TCP skbs stopped by the loop breaker", tcp->looped, 0,
 		   &tse_looped, &tse_looped);
-	tse_expect(t, "bytes the receiver read", t->stream.received,
+	tse_expect(t, "bytes the receiver read", t->traffic.stream.received,
 		   TSE_STREAM_BYTES, &tse_duplicated, &tse_not_delivered);
 	tse_expect(t, "offset of the first wrong byte (-1: none)",
-		   t->stream.first_bad, -1, &corrupted, &corrupted);
+		   t->traffic.stream.first_bad, -1, &corrupted, &corrupted);
 	expect_tcp_per_skb(t);
 	tse_expect_at_least(t, "TCP skbs that entered ifb", tcp->skbs[TSE_HOOK_IFB],
 			    1, &tse_not_redirected);
@@ -473,9 +443,9 @@ void tse_expect_stream(struct tse_test *t)
 	tse_expect_at_least(t, "TCP GSO skbs (more than one segment) that entered ifb",
 			    tcp->gso_skbs, 1, &not_gso);
 	tse_note(t, "TCP retransmissions: %lld, shown spurious by a D-SACK: %lld",
-		 t->stream.retrans, t->stream.spurious);
+		 t->traffic.stream.retrans, t->traffic.stream.spurious);
 	tse_expect(t, "the sender's retransmissions no D-SACK showed spurious (TCP_INFO)",
-		   t->stream.retrans - t->stream.spurious, 0, &retransmitted,
+		   t->traffic.stream.retrans - t->traffic.stream.spurious, 0, &retransmitted,
 		   &retransmitted);
 }
 

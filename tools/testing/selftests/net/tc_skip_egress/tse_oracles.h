@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Oracles: what a correct kernel does with each test packet, checked
- * against the counters (tse_oracles.c).
- */
 #ifndef __TSE_ORACLES_H
 #define __TSE_ORACLES_H
 
 #include "tse_internal.h"
 
-/* For the library's other parts only: hidden from the front ends. */
 #pragma GCC visibility push(hidden)
 
 const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Results: each check compares one observation with what a correct kernel
- * gives; the first failing check names the diagnosis. A test that cannot
- * run says why: SKIP for a missing feature, FAIL (diagnosis "setup") for
- * anything else.
+ * The first failed check gives the diagnosis. A test that cannot run says
+ * why: SKIP for a missing feature, FAIL (diagnosis "setup") for anything
+ * else.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -118,7 +117,6 @@ __printf(2, 3) int tse_setup_error(struct tse_test *t,
 	return -1;
 }
 
-/* Facts about the run that are no check, e.g. which root qdisc was used. */
 __printf(2, 3) void tse_note(struct tse_test *t, const char *fmt, ...)
 {
 	size_t used = strlen(t->res->note);
@@ -161,10 +159,6 @@ void tse_format_check(const struct tse_check *c, char *buf, int len)
 			 c->what, c->got, op, c->want, stock, c->meaning);
 }
 
-/*
- * A check is named by where it was judged: the row's scenario and the
- * oracle (or, in the grid's rows, the model's observer) that judged it.
- */
 static struct tse_check *new_check(struct tse_test *t, const char *where,
 				   const char *what)
 {
@@ -179,12 +173,11 @@ static struct tse_check *new_check(struct tse_test *t, const char *where,
 	c = &res->checks[res->nr_checks++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->what, sizeof(c->what), "%s", what);
-	snprintf(c->site, sizeof(c->site), "%s:%s", t->s->name, where);
+	snprintf(c->where, sizeof(c->where), "%s:%s", t->s->name, where);
 	c->stock = -1;
 	return c;
 }
 
-/* A failed check's diagnosis depends on whether it saw too much or too little. */
 static void set_meaning(struct tse_check *c, const struct tse_meaning *more,
 			const struct tse_meaning *less)
 {
@@ -233,7 +226,6 @@ void __tse_expect_at_least(const char *where, struct tse_test *t,
 	record(t, c);
 }
 
-/* Every one of the scenario's packets must have been counted @want times. */
 struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
 				    const char *what, const unsigned int *row,
 				    unsigned int want,
@@ -263,14 +255,11 @@ struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
 }
 
 /*
- * With TSE_RECORD naming a file, every check of the run is appended to it
- * as an observation, one line each, tab-separated: the row (scenario.ipvN),
- * where it was judged, what was observed, the value seen (the first
- * packet's that differs, for per-packet checks), what a correct kernel
- * gives, what stock gives (-1: no model), and each packet's count. A line
- * "ROW .end N STATUS" closes the row: N observations, and pass, fail or
- * skip. Every test that was set up writes one, so a row without it was cut
- * short. Both front ends link this: one format for both.
+ * TSE_RECORD=FILE: every check is appended to FILE, a line each, its
+ * fields tab-separated: scenario.ipvN, where it was judged, what, the
+ * value seen (per packet: the first that differs), a correct kernel's,
+ * stock's (-1: no model), each packet's count. "ROW .end N STATUS" closes
+ * the row's N lines: a row without it was cut short.
  */
 void tse_record(struct tse_test *t)
 {
@@ -288,7 +277,7 @@ void tse_record(struct tse_test *t)
 		c = &res->checks[i];
 		len += snprintf(buf + len, sizeof(buf) - len,
 				"%s.%s\t%s\t%s\t%lld\t%lld\t%lld\t%s\n",
-				t->s->name, tse_family_name(t->family), c->site,
+				t->s->name, tse_family_name(t->family), c->where,
 				c->what, c->got, c->want, c->stock,
 				c->values[0] ? c->values : "-");
 	}

@@ -1,15 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Results: the checks and their diagnosis words (tse_result.c). A check
- * records the row and the oracle that judged it, so that a failure names
- * them.
- */
 #ifndef __TSE_RESULT_H
 #define __TSE_RESULT_H
 
 #include "tse_internal.h"
 
-/* For the library's other parts only: hidden from the front ends. */
 #pragma GCC visibility push(hidden)
 
 /* A diagnosis word and what it tells about the kernel. */
@@ -42,7 +36,7 @@ struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
 				    const struct tse_meaning *less);
 void tse_record(struct tse_test *t);
 
-/* The checks, each recorded with the oracle that made it. */
+/* A check is named after the oracle that made it: its caller. */
 #define tse_expect(t, ...)	__tse_expect(__func__, t, __VA_ARGS__)
 #define tse_expect_at_least(t, ...) \
 	__tse_expect_at_least(__func__, t, __VA_ARGS__)

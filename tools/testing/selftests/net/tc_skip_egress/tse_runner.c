@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Runner: what a front end calls. Set a scenario up (probe, build, attach,
- * open the sockets), exercise it (send, wait, judge), tear it down.
- */
+/* What a front end calls (tse.h). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -14,6 +11,7 @@
 
 #include "tse_result.h"
 #include "tse_topology.h"
+#include "tse_probes.h"
 #include "tse_traffic.h"
 #include "tse_oracles.h"
 #include "tse_scenarios.h"
@@ -37,20 +35,31 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	t->family = family;
 	t->res = res;
 	t->pkts = s->pkts ?: TSE_PKTS;
-	t->sends[TSE_FLOW_REDIRECTED] = true;
-	t->sends[TSE_FLOW_UNRELATED] = s->unrelated || s->shape.aggregate;
-	t->self_ns = -1;
+	t->traffic.sends[TSE_FLOW_REDIRECTED] = true;
+	t->traffic.sends[TSE_FLOW_SECOND] = s->unrelated || s->shape.aggregate;
+	t->net.self_ns = -1;
 	t->kmsg = -1;
-	t->breaker = TSE_HOOKS;
-	t->tap_sock = -1;
+	t->net.breaker = TSE_HOOKS;
+	t->traffic.tap_sock = -1;
 	for (i = 0; i < TSE_NSS; i++) {
-		t->ns[i] = -1;
-		t->nl[i] = -1;
+		t->net.ns[i] = -1;
+		t->net.nl[i] = -1;
 	}
 	for (i = 0; i < TSE_FLOWS; i++) {
-		t->tx_sock[i] = -1;
-		t->rx_sock[i] = -1;
+		t->traffic.tx_sock[i] = -1;
+		t->traffic.rx_sock[i] = -1;
 	}
+}
+
+/*
+ * A kernel that lacks a feature skips before anything is built; tcx is
+ * probed with a program of ours, once they are loaded.
+ */
+static int build(struct tse_test *t)
+{
+	return tse_topology_init(t) ?: tse_check_features(t) ?:
+	       tse_topology_create(t) ?: tse_probe_tcx(t) ?:
+	       tse_topology_attach(t);
 }
 
 struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
@@ -58,8 +67,12 @@ struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
 	const struct tse_scenario *s = tse_find(name);
 	struct tse_test *t = calloc(1, sizeof(*t));
 
-	if (!t)
+	if (t)
+		t->queue = calloc(1, sizeof(*t->queue));
+	if (!t || !t->queue) {
+		free(t);
 		return NULL;
+	}
 	memset(res, 0, sizeof(*res));
 	t->res = res;
 	t->kmsg = -1;
@@ -74,8 +87,7 @@ struct tse_test *tse_setup(const char *name, int family, struct tse_result *res)
 		return t;
 	}
 	tse_kernel_log_start(t);
-	if ((!s->prepare || !s->prepare(t)) && !tse_topology_create(t) &&
-	    !s->setup(t))
+	if ((!s->prepare || !s->prepare(t)) && !build(t) && !s->setup(t))
 		tse_traffic_open(t);
 	/* A front end may not tear down what did not set up: record it now. */
 	if (res->status != TSE_PASS)
@@ -106,5 +118,6 @@ void tse_teardown(struct tse_test *t)
 	}
 	if (t->kmsg >= 0)
 		close(t->kmsg);
+	free(t->queue);
 	free(t);
 }

@@ -1,18 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scenarios: for each test, its network, its traffic, which hooks redirect
- * to ifb and which count, and what a correct kernel does with every test
- * packet. The topology, traffic and oracles they use are in
- * tse_topology.c, tse_traffic.c and tse_oracles.c; the table at the end is
- * made from tse_table.h, the one list of tests that both front ends run,
- * each for IPv4 and IPv6. The grid's rows (tse_grid.c) need no code here.
- *
- * A correct kernel classifies a packet once per hook, even when ifb
- * re-injects it: ifb marks it tc_skip_classify, and the hook it returns to
- * must skip classification. Ingress always did; egress does not without
- * "net: sched: add check tc_skip_classify in sch egress". The mark must
- * not reach any other hook: not the root qdisc's actions (or the packet
- * loops), not the device below a stacked one, not the veth peer.
+ * The hand-written rows, for what the grid has no axis for: each its setup
+ * and its judge. The table of all rows, made of tse_table.h, is at the end.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -33,12 +22,11 @@
 static int head_and_mirred(struct tse_test *t, enum tse_dev dev, bool egress,
 			   enum tse_dev ifb)
 {
-	return tse_count_at(t, dev, egress, t->skel->progs.tse_count_head, 1) ?:
+	return tse_count_at(t, dev, egress, t->net.skel->progs.tse_count_head, 1) ?:
 	       tse_mirred_filter(t, dev, egress ? "egress" : "ingress", 2, UDP,
 				 TSE_PORT, ifb);
 }
 
-/* The hook under test classified each redirected packet once. */
 static void judge_once(struct tse_test *t, enum tse_dev dev,
 		       enum tse_hook hook, const char *what)
 {
@@ -46,7 +34,6 @@ static void judge_once(struct tse_test *t, enum tse_dev dev,
 	tse_expect_clsact(t, dev, hook);
 }
 
-/* egress_mirred: u32 + mirred on va's clsact egress. */
 static int setup_egress_mirred(struct tse_test *t)
 {
 	return head_and_mirred(t, TSE_VA, true, TSE_IFB);
@@ -75,7 +62,7 @@ static void judge_ingress_mirred(struct tse_test *t)
 /* ingress_bpf_redirect, a control: the kernel set skb_iif on arrival. */
 static int setup_ingress_bpf_redirect(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_VB, false, t->skel->progs.tse_redirect_ifb, 1);
+	return tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_redirect_ifb, 1);
 }
 
 static void judge_ingress_bpf_redirect(struct tse_test *t)
@@ -86,42 +73,34 @@ static void judge_ingress_bpf_redirect(struct tse_test *t)
 	tse_expect_delivery(t);
 }
 
-/*
- * egress_unrelated: a second flow shares va with the redirected one, and
- * the mirred filter leaves it alone. Both are judged: the redirected flow
- * as in egress_mirred, the other as one no change may touch.
- */
+/* egress_unrelated: a second flow on va, which no filter redirects. */
 static void judge_egress_unrelated(struct tse_test *t)
 {
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	tse_expect_not_redirected(t, TSE_FLOW_UNRELATED);
+	tse_expect_not_redirected(t, TSE_FLOW_SECOND);
 	tse_expect_hook(t, "egress classifier runs per unrelated packet (BPF)",
-			TSE_HOOK_HEAD, TSE_FLOW_UNRELATED, 1);
+			TSE_HOOK_HEAD, TSE_FLOW_SECOND, 1);
 	tse_expect_ifb_once(t, TSE_IFB);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
-	tse_expect_delivered(t, TSE_FLOW_UNRELATED);
+	tse_expect_delivered(t, TSE_FLOW_SECOND);
 	tse_expect_peer_rx(t, 2);
 }
 
 /*
- * peer_ingress_once: after the round trip through ifb on va's egress, vb's
- * ingress must classify each packet once: a skip mark nobody cleared would
- * cross the veth (skb_scrub_packet() keeps it) and skip vb's hook instead.
+ * A skip mark nobody cleared would cross the veth (skb_scrub_packet()
+ * keeps it) and skip vb's ingress hook.
  */
 static int setup_peer_ingress_once(struct tse_test *t)
 {
 	return setup_egress_mirred(t) ?:
-	       tse_count_at(t, TSE_VB, false, t->skel->progs.tse_count_peer, 1);
+	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
 }
 
 /*
- * gso_after_ifb: one UDP_SEGMENT send, redirected on va's egress as one
- * GSO skb. va cannot send it whole (gso_max_segs 1), so it is cut into
- * segments after ifb re-injected it, in validate_xmit_skb(): each segment
- * copies the skb's header, ifb's mark included. vb's ingress must
- * classify each segment once, and read in each the fields a kernel
- * without the skip gives.
+ * gso_after_ifb: va (gso_max_segs 1) cuts the GSO skb into segments only
+ * after ifb re-injected it, in validate_xmit_skb(): each segment copies
+ * ifb's mark. vb's ingress must classify each once.
  */
 static void judge_gso_after_ifb(struct tse_test *t)
 {
@@ -134,17 +113,13 @@ static void judge_gso_after_ifb(struct tse_test *t)
 	tse_expect_peer_rx(t, 1);
 }
 
-/*
- * A filter in va's root qdisc for the flow that chooses class 1:3,
- * mirrors each packet to the monitor link vc and, where the kernel has
- * gact, runs a gact pipe that counts it; @then are more actions.
- */
+/* va's root filter on the flow: class 1:3, a mirror to vc, gact, @then. */
 static int root_mirror_filter(struct tse_test *t, const char *then)
 {
 	char match[160], gact[48] = "";
 
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
-	if (t->root_gact)
+	if (t->net.root_gact)
 		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
 	return tse_tc(t, TSE_NS_SENDER,
 		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s%s\n",
@@ -156,17 +131,15 @@ static int root_mirror_filter(struct tse_test *t, const char *then)
 static int root_qdisc_watched(struct tse_test *t)
 {
 	return tse_root_qdisc(t, TSE_VA) ?:
-	       tse_count_at_root(t, TSE_VA, t->skel->progs.tse_count_reinject) ?:
-	       tse_count_at(t, TSE_VD, false, t->skel->progs.tse_count_mirror, 1);
+	       tse_count_at_root(t, TSE_VA, t->net.skel->progs.tse_count_reinject) ?:
+	       tse_count_at(t, TSE_VD, false, t->net.skel->progs.tse_count_mirror, 1);
 }
 
 /*
- * root_qdisc_mirror_then_redirect: the root qdisc's filter both mirrors
- * the flow to vc and redirects it to ifb; clsact egress only counts. The
- * filter meets each packet twice, before ifb and after it, and its
- * actions run only the first time: on stock, the mark that ifb sets makes
- * tcf_action_exec() skip them. A fix that only refuses the redirect back
- * to ifb runs the mirror twice.
+ * root_qdisc_mirror_then_redirect: the filter meets each packet before ifb
+ * and after; on stock, ifb's mark makes tcf_action_exec() skip its actions
+ * the second time. A fix that only refuses the redirect back to ifb runs
+ * the mirror twice.
  */
 static int setup_root_qdisc_mirror_then_redirect(struct tse_test *t)
 {
@@ -174,7 +147,7 @@ static int setup_root_qdisc_mirror_then_redirect(struct tse_test *t)
 
 	snprintf(redirect, sizeof(redirect), " action mirred egress redirect dev %s",
 		 tse_dev(t, TSE_IFB));
-	return tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_head, 1) ?:
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ?:
 	       root_qdisc_watched(t) ?: root_mirror_filter(t, redirect);
 }
 
@@ -190,9 +163,9 @@ static void judge_root_qdisc_mirror_then_redirect(struct tse_test *t)
 }
 
 /*
- * egress_100_filters: the seed's benchmark shape. 100 egress filters, only
- * the last matches and redirects; counters at prio 1 and 99 show how often
- * the list was walked. The 97 u32 filters between them match other ports.
+ * egress_100_filters: the seed's benchmark shape. Counters at prio 1 and
+ * 99 show how often the list was walked; the filters between them match
+ * other ports.
  */
 static int add_no_match_filters(struct tse_test *t)
 {
@@ -212,9 +185,9 @@ static int add_no_match_filters(struct tse_test *t)
 
 static int setup_egress_100_filters(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_head, 1) ?:
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ?:
 	       add_no_match_filters(t) ?:
-	       tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_tail, 99) ?:
+	       tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_tail, 99) ?:
 	       tse_mirred_filter(t, TSE_VA, "egress", 100, UDP, TSE_PORT, TSE_IFB);
 }
 
@@ -228,10 +201,8 @@ static void judge_egress_100_filters(struct tse_test *t)
 }
 
 /*
- * forward_egress_mirred, forward_egress_bpf_redirect: a router between
- * sender and receiver redirects on its output device rb. A forwarded
- * packet arrives with skb_iif naming the input device ra: ifb must still
- * send it back out of rb, once, and rb's hook must classify it once.
+ * forward_egress_*: a forwarded packet arrives with skb_iif naming the
+ * router's input device ra: ifb must still send it back out of rb.
  */
 static int setup_forward_egress_mirred(struct tse_test *t)
 {
@@ -248,7 +219,7 @@ static void judge_forward_egress_mirred(struct tse_test *t)
 
 static int setup_forward_egress_bpf_redirect(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_RB, true, t->skel->progs.tse_redirect_ifb, 1);
+	return tse_count_at(t, TSE_RB, true, t->net.skel->progs.tse_redirect_ifb, 1);
 }
 
 static void judge_forward_egress_bpf_redirect(struct tse_test *t)
@@ -260,13 +231,10 @@ static void judge_forward_egress_bpf_redirect(struct tse_test *t)
 	tse_expect_delivery(t);
 }
 
-/*
- * router_two_ifb: the classic shaping router. ra's ingress redirects to
- * ifb_in, rb's egress to ifb_tse; each hook classifies each packet once.
- */
+/* router_two_ifb: ra's ingress redirects to ifb_in, rb's egress to ifb_tse. */
 static int setup_router_two_ifb(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_RA, false, t->skel->progs.tse_count_in, 1) ?:
+	return tse_count_at(t, TSE_RA, false, t->net.skel->progs.tse_count_in, 1) ?:
 	       tse_mirred_filter(t, TSE_RA, "ingress", 2, UDP, TSE_PORT, TSE_IFB_IN) ?:
 	       setup_forward_egress_mirred(t);
 }
@@ -279,17 +247,15 @@ static void judge_router_two_ifb(struct tse_test *t)
 }
 
 /*
- * burst: the sender's datagrams leave va together (one UDP GSO send, cut
- * up in software on va), so the router's receive path handles them in one
- * softirq run and they reach ifb before its tasklet runs. A counter in
- * rb's root qdisc, the first place after ifb on every kernel, measures how
- * many ifb held at once.
+ * burst: the datagrams reach ifb together, before its tasklet runs. A
+ * counter in rb's root qdisc, the first place after ifb on every kernel,
+ * measures how many ifb held at once.
  */
 static int setup_burst(struct tse_test *t)
 {
 	return setup_forward_egress_mirred(t) ?:
 	       tse_root_qdisc(t, TSE_RB) ?:
-	       tse_count_at_root(t, TSE_RB, t->skel->progs.tse_count_reinject);
+	       tse_count_at_root(t, TSE_RB, t->net.skel->progs.tse_count_reinject);
 }
 
 static void judge_burst(struct tse_test *t)
@@ -299,10 +265,9 @@ static void judge_burst(struct tse_test *t)
 	tse_expect_batched(t);
 }
 
-/* tcp_stream: a TCP connection through an egress redirect to ifb on va. */
 static int setup_tcp_stream(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_VA, true, t->skel->progs.tse_count_head, 1) ?:
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ?:
 	       tse_mirred_filter(t, TSE_VA, "egress", 2, TCP, TSE_TCP_PORT, TSE_IFB);
 }
 
@@ -313,10 +278,9 @@ static void judge_tcp_stream(struct tse_test *t)
 }
 
 /*
- * shaped_ifb: a tbf on ifb, slow enough that packets queue there, so ifb
- * re-injects them later, from the qdisc's watchdog rather than at once.
- * Its bucket holds about two of our small datagrams, less than the MTU
- * (tbf says so in the kernel log): only those datagrams pass through it.
+ * shaped_ifb: ifb re-injects from the tbf's watchdog rather than at once.
+ * The bucket holds about two of our datagrams, less than the MTU (tbf says
+ * so in the kernel log): only those pass.
  */
 static int setup_shaped_ifb(struct tse_test *t)
 {
@@ -332,16 +296,13 @@ static void judge_shaped_ifb(struct tse_test *t)
 }
 
 /*
- * stacked_into_one_ifb: all egress through one ifb, IMQ style. A macvlan
- * over va, each with a root qdisc whose filter redirects the flow to ifb,
- * no egress hook on either. ifb returns the packet to the macvlan, whose
- * root qdisc consumes the mark; then the macvlan hands it down to va,
- * whose filter sends it through ifb a second time, as on stock: nothing
- * the fix changes is on the way.
+ * stacked_into_one_ifb: the macvlan's root qdisc consumes ifb's mark, so
+ * va's filter sends the packet through ifb a second time, as on stock:
+ * nothing the fix changes is on the way.
  */
 static int setup_stacked_into_one_ifb(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_root_qdisc(t, TSE_UP_A) ?: tse_root_qdisc(t, TSE_VA) ?:
 	       tse_mirred_filter(t, TSE_UP_A, "parent 1:", 2, UDP, TSE_PORT, TSE_IFB) ?:
@@ -369,17 +330,16 @@ static void judge_stacked_into_one_ifb(struct tse_test *t)
 }
 
 /*
- * bpf_redirect_to_veth: a program on va's egress redirects the flow to
- * va2, a plain veth, whose egress reads the packet: it must read what
- * stock gives, ingress_ifindex 0 above all (a redirect to anything but
- * ifb leaves skb_iif alone). vb2 receives the packet for vb's address.
+ * bpf_redirect_to_veth: va2's egress must read what stock gives,
+ * ingress_ifindex 0 above all: a redirect to anything but ifb leaves
+ * skb_iif alone.
  */
 static int setup_bpf_redirect_to_veth(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_count_at(t, TSE_VA, true, progs->tse_redirect_target, 1) ?:
-	       tse_count_at(t, TSE_VE, true, progs->tse_count_target, 1);
+	       tse_count_at(t, TSE_VA2, true, progs->tse_count_target, 1);
 }
 
 static void judge_bpf_redirect_to_veth(struct tse_test *t)
@@ -394,19 +354,17 @@ static void judge_bpf_redirect_to_veth(struct tse_test *t)
 			&tse_misredirected, &tse_misredirected);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 	tse_expect(t, "packets vb2 received (veth rx_packets), fences aside",
-		   (long long)tse_moved(t, TSE_VF).rx - t->fences, t->pkts,
+		   (long long)tse_moved(t, TSE_VB2).rx - t->traffic.fences, t->pkts,
 		   &tse_duplicated, &tse_not_delivered);
 }
 
 /*
- * clone_to_ifb: bpf_clone_redirect() of each packet to ifb on va's egress,
- * the packet itself on its way: BPF's twin of a mirred mirror to ifb. ifb
- * drops each copy after its taps saw it, as it drops a mirror's, and only
- * the packet reaches the receiver. The fence is copied too.
+ * clone_to_ifb: BPF's twin of a mirred mirror to ifb. ifb drops each copy,
+ * as it drops a mirror's; the fence is copied too.
  */
 static int setup_clone_to_ifb(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_count_at(t, TSE_VA, true, progs->tse_clone_to_ifb, 1) ?:
 	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1);
@@ -427,7 +385,7 @@ static void judge_clone_to_ifb(struct tse_test *t)
 			&tse_looped, &tse_not_redirected);
 	/* One fence went after the packets, and ifb drops its copy too. */
 	tse_expect(t, "copies ifb dropped (rx_dropped + tx_dropped), the fence's included",
-		   (long long)tse_moved(t, TSE_IFB).dropped, t->pkts + !!t->fences,
+		   (long long)tse_moved(t, TSE_IFB).dropped, t->pkts + !!t->traffic.fences,
 		   &copies_kept, &copies_kept);
 	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
 			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
@@ -437,14 +395,12 @@ static void judge_clone_to_ifb(struct tse_test *t)
 }
 
 /*
- * two_ifb_stages: clsact on va's egress sends the flow to one ifb, then
- * va's root qdisc filter to a second one: each packet through each once.
- * On stock the second stage loops: the mark of its ifb is consumed by the
- * clsact filter's match, and the root filter redirects again.
+ * two_ifb_stages: on stock the second stage loops: the clsact filter's
+ * match consumes its ifb's mark, and the root filter redirects again.
  */
 static int setup_two_ifb_stages(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return head_and_mirred(t, TSE_VA, true, TSE_IFB) ?:
 	       tse_root_qdisc(t, TSE_VA) ?:
@@ -463,14 +419,12 @@ static void judge_two_ifb_stages(struct tse_test *t)
 }
 
 /*
- * egress_hairpin: a router's output device rb, with an egress hook that
- * counts, sends the forwarded flow back out of its input device ra from
- * its root qdisc. skb_iif names ra, the filter's target: the action must
- * still run, since ra is no ifb that re-injected the packet.
+ * egress_hairpin: skb_iif names ra, the root filter's target: the action
+ * must still run, since ra is no ifb that re-injected the packet.
  */
 static int setup_egress_hairpin(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_count_at(t, TSE_RB, true, progs->tse_count_head, 1) ?:
 	       tse_root_qdisc(t, TSE_RB) ?:
@@ -491,7 +445,7 @@ static void judge_egress_hairpin(struct tse_test *t)
 			tse_bpf_row(t, TSE_HOOK_BACK, TSE_FLOW_REDIRECTED), 1,
 			&tse_duplicated, &not_hairpinned);
 	tse_expect_each(t, "copies the receiver got per packet",
-			t->delivered[TSE_FLOW_REDIRECTED], 0, &not_hairpinned,
+			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0, &not_hairpinned,
 			&not_hairpinned);
 	tse_expect(t, "packets rb sent on to vb (tx_packets)",
 		   (long long)tse_moved(t, TSE_RB).tx, 0, &not_hairpinned, &not_hairpinned);
@@ -504,7 +458,7 @@ static void judge_egress_hairpin(struct tse_test *t)
  */
 static int setup_resubmit(struct tse_test *t)
 {
-	typeof(t->skel->progs) *progs = &t->skel->progs;
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return tse_count_at(t, TSE_VA, true, progs->tse_resubmit, 1) ?:
 	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1);
@@ -549,7 +503,6 @@ static void judge_resubmit(struct tse_test *t)
 	  .judge = tse_grid_judge },
 #define TSE_ROW(n, ...)	{ #n, __VA_ARGS__ },
 
-/* The scenarios; both front ends run them from this table. */
 static const struct tse_scenario tse_table[] = {
 #include "tse_table.h"
 };

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The scenario table (tse_scenarios.c).
- */
 #ifndef __TSE_SCENARIOS_H
 #define __TSE_SCENARIOS_H
 
 #include "tse_internal.h"
 
-/* For the library's other parts only: hidden from the front ends. */
 #pragma GCC visibility push(hidden)
 
 const struct tse_scenario *tse_find(const char *name);

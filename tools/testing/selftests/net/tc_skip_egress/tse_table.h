@@ -1,22 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The scenarios: each line is one test, for IPv4 and IPv6, in both front
- * ends (the harness has a TEST_F of its name; tse_scenarios.c makes it a
- * table entry, from which test_progs runs a subtest), and a row of the
- * expected matrices. A scenario is added here, and nowhere else.
+ * The scenarios, one a line, each run for IPv4 and IPv6 by both front ends
+ * (docs/adding-a-scenario.md); the includer defines the two macros.
  *
- * TSE_GRID(name, site, device, solo, aggregate): a point of the grid
- * (tse_grid.c), judged by the model. Its name says its axes: the site's,
- * then the device's, then _solo (no egress hook on any other device) and
- * _aggregate (a second device into the same ifb). The points cover every
- * site on every device, and every pair of values of any two axes.
+ * TSE_GRID(name, site, device, solo, aggregate): a point of the grid,
+ * named after its axes. The points cover every site on every device, and
+ * every pair of values of any two axes.
  *
- * TSE_ROW(name, shape, features, traffic, ...): a hand-written scenario,
- * for what the grid has no axis for, with its own setup and judge
- * (tse_scenarios.c).
- *
- * tse_scenarios.c includes this file with the two macros defined, and so
- * does the kselftest front end, which takes only the names.
+ * TSE_ROW(name, shape, features, traffic, ...): a hand-written row, its
+ * setup and judge in tse_scenarios.c.
  */
 TSE_GRID(egress_mirred, CLSACT_MIRRED, NONE, false, false)
 TSE_GRID(egress_mirred_vlan_solo, CLSACT_MIRRED, VLAN, true, false)

@@ -1,36 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Topology: network namespaces joined by veth pairs, and the ifb(s) in the
- * namespace whose tc hook redirects to them. Two shapes:
- *
- *   pair:    sender  va 192.0.2.1  <--->  vb 192.0.2.2      receiver
- *                    2001:db8::1          2001:db8::2
- *            (stacked: the addresses sit on an upper device over va and
- *            vb instead: va.10/vb.10, va.mv/vb.mv or va.bd/vb.bd; or
- *            the tunnel va.tn/vb.tn, ipip or ip6tnl (ip6ip6) between
- *            va's and vb's addresses above, carries the test's:
- *            198.51.100.1/.2, 2001:db8:3::1/::2)
- *
- *            (aggregate: a second pair, va2 192.0.2.129/25, 2001:db8:4::1
- *            <---> vb2 192.0.2.130/25, 2001:db8:4::2, into the same ifb)
- *
- *   routed:  sender  va 192.0.2.1  <--->  ra 192.0.2.254    router
- *                    2001:db8:1::1        2001:db8:1::fe
- *            router  rb 198.51.100.254 <-> vb 198.51.100.2  receiver
- *                    2001:db8:2::fe        2001:db8:2::2
- *
  * The namespaces have no name: only file descriptors hold them, so they go
- * away with the test process however it ends (return, assertion, signal, or
- * the harness's timeout kill), and runs in parallel cannot collide.
+ * away with the test process however it ends (return, assertion, signal,
+ * or the harness's timeout kill), and runs in parallel cannot collide.
  *
- * The links are silent: no ARP (arp off, permanent neighbours), no IPv6
- * link-local address, DAD, ND or MLD. Kernel counters on them then move
- * only with test packets.
- *
- * Every feature a scenario needs is probed first, by its smallest use in an
- * empty namespace: a probe that fails means the kernel (or iproute2) lacks
- * the feature, and the test skips. Once the probes pass, any failure is a
- * failure of the test.
+ * The links are silent (no ARP, IPv6 link-local address, DAD, ND or MLD):
+ * kernel counters on them move only with test packets.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -73,9 +48,9 @@ static const struct tse_devdef pair_devs[TSE_DEVS] = {
 	[TSE_VC] = { "vc", TSE_NS_SENDER, "02:00:00:00:0e:05" },
 	[TSE_VD] = { "vd", TSE_NS_RECEIVER, "02:00:00:00:0e:06" },
 	/* A /25 inside va's /24: the more specific route leaves by va2. */
-	[TSE_VE] = { "va2", TSE_NS_SENDER, "02:00:00:00:0e:07",
+	[TSE_VA2] = { "va2", TSE_NS_SENDER, "02:00:00:00:0e:07",
 		     "192.0.2.129", "2001:db8:4::1", "25" },
-	[TSE_VF] = { "vb2", TSE_NS_RECEIVER, "02:00:00:00:0e:08",
+	[TSE_VB2] = { "vb2", TSE_NS_RECEIVER, "02:00:00:00:0e:08",
 		     "192.0.2.130", "2001:db8:4::2", "25" },
 };
 
@@ -92,16 +67,12 @@ static const struct tse_devdef routed_devs[TSE_DEVS] = {
 	[TSE_IFB_IN] = { "ifb_in" },
 };
 
-/* The stacked devices: names over va and vb, their MACs, how to make them. */
 struct tse_upperdef {
 	const char *name[2];
 	const char *mac[2];	/* NULL: the lower device's */
 	const char *type;	/* ip link add ... type @type */
 	bool master;		/* the lower device is enslaved, not linked */
-	/*
-	 * A tunnel from va to vb: its type in IPv6 tests, and the addresses
-	 * inside it, which the test uses. va and vb keep theirs, outside.
-	 */
+	/* A tunnel's type in IPv6 tests, and its inner addresses. */
 	const char *type6;
 	const char *addr4[2], *addr6[2];
 };
@@ -152,7 +123,6 @@ static enum tse_dev addressed(struct tse_test *t, enum tse_dev dev)
 	return dev == TSE_VA ? TSE_UP_A : TSE_UP_B;
 }
 
-/* A tunnel between va and vb, whose inner addresses the test uses. */
 static bool tunneled(struct tse_test *t)
 {
 	return upperdef(t) && upperdef(t)->type6;
@@ -196,17 +166,16 @@ static const char *prefix_len(struct tse_test *t, enum tse_dev dev)
 
 int tse_enter(struct tse_test *t, enum tse_ns ns)
 {
-	return setns(t->ns[ns], CLONE_NEWNET);
+	return setns(t->net.ns[ns], CLONE_NEWNET);
 }
 
 void tse_leave(struct tse_test *t)
 {
-	if (setns(t->self_ns, CLONE_NEWNET))
+	if (setns(t->net.self_ns, CLONE_NEWNET))
 		abort();	/* every later step would run in the wrong netns */
 }
 
-/* A namespace that only the returned descriptor holds. */
-static int tse_netns_new(struct tse_test *t)
+int tse_netns_new(struct tse_test *t)
 {
 	int fd;
 
@@ -264,13 +233,9 @@ static void exec_batch(int nsfd, int in, int err, const char *tool)
 	_exit(127);
 }
 
-/*
- * Run @tool ("ip" or "tc") in the namespace @nsfd with @cmds as its batch
- * input, one command a line. Returns its exit status; its first line of
- * error output goes to @err.
- */
-static int run_batch(int nsfd, const char *tool, const char *cmds, char *err,
-		     size_t errlen)
+/* Run @tool -batch in @nsfd: its exit status, and what it said in @err. */
+int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
+		  size_t errlen)
 {
 	int in[2], out[2], status = -1;
 	ssize_t n;
@@ -308,7 +273,7 @@ static __printf(4, 0) int tse_vqueue(struct tse_test *t, enum tse_ns ns,
 				     enum tse_tool tool, const char *fmt,
 				     va_list ap)
 {
-	char *q = t->queue[ns][tool];
+	char *q = t->queue->batch[ns][tool];
 	size_t used = strlen(q);
 	int n;
 
@@ -320,10 +285,6 @@ static __printf(4, 0) int tse_vqueue(struct tse_test *t, enum tse_ns ns,
 	return 0;
 }
 
-/*
- * Queue a command for @tool in @ns; tse_flush() runs the queues. Building
- * a topology this way costs two commands per namespace, not one per step.
- */
 static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
 				    enum tse_tool tool, const char *fmt, ...)
 {
@@ -336,10 +297,7 @@ static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
 	return ret;
 }
 
-/*
- * The command of batch @cmds that failed: iproute2 names its line in
- * "Command failed -:N". The whole batch's start where it does not.
- */
+/* The command that failed: iproute2 names its line ("Command failed -:N"). */
 static void failed_command(const char *cmds, const char *err, char *buf, int len)
 {
 	const char *at = strstr(err, "Command failed -:");
@@ -358,10 +316,10 @@ static int tse_flush(struct tse_test *t)
 
 	for (ns = 0; ns < TSE_NSS; ns++) {
 		for (tool = 0; tool < TSE_TOOLS; tool++) {
-			char *q = t->queue[ns][tool];
+			char *q = t->queue->batch[ns][tool];
 
-			if (!ret && q[0] && run_batch(t->ns[ns], tools[tool], q, err,
-						      sizeof(err))) {
+			if (!ret && q[0] && tse_run_batch(t->net.ns[ns], tools[tool], q,
+							  err, sizeof(err))) {
 				failed_command(q, err, cmd, sizeof(cmd));
 				ret = tse_setup_error(t, "'%s %s' failed: %s", tools[tool],
 						      cmd, err);
@@ -372,11 +330,13 @@ static int tse_flush(struct tse_test *t)
 	return ret;
 }
 
-/* tc commands, one a line, in one of the test's namespaces: now, unless
- * the caller gathers a batch (t->tc_later) for tse_tc_flush().
+/*
+ * tc commands, one a line, in one of the test's namespaces: tse_tc_queue()
+ * adds them to the namespace's batch, which tse_tc_flush() runs; tse_tc()
+ * (tse_topology.h) does both.
  */
-__printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
-			  const char *fmt, ...)
+__printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
+				const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -384,7 +344,7 @@ __printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
 	va_start(ap, fmt);
 	ret = tse_vqueue(t, ns, TSE_TC, fmt, ap);
 	va_end(ap);
-	return ret ?: (t->tc_later ? 0 : tse_flush(t));
+	return ret;
 }
 
 int tse_tc_flush(struct tse_test *t)
@@ -397,7 +357,7 @@ int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds)
 {
 	char err[512];
 
-	if (run_batch(t->ns[ns], "tc", cmds, err, sizeof(err)))
+	if (tse_run_batch(t->net.ns[ns], "tc", cmds, err, sizeof(err)))
 		return tse_setup_error(t, "tc -batch failed: %s", err);
 	return 0;
 }
@@ -429,200 +389,13 @@ static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
 	return 0;
 }
 
-/* Feature probes: the smallest use of each feature, in an empty netns. */
-struct tse_probe {
-	unsigned int feature;
-	const char *name;
-	const char *tool;
-	const char *cmds;
-	int family;		/* only for tests of this IP version; 0: all */
-};
-
-static const struct tse_probe probes[] = {
-	{ TSE_F_VETH, "veth", "ip", "link add name p0 type veth peer name p1\n" },
-	{ TSE_F_IFB, "ifb", "ip", "link add name pi type ifb\n" },
-	{ TSE_F_VLAN, "802.1Q vlan", "ip", "link add link p0 name p0.10 type vlan id 10\n" },
-	{ TSE_F_MACVLAN, "macvlan", "ip",
-	  "link add link p0 name p0.mv type macvlan mode bridge\n" },
-	{ TSE_F_BOND, "bonding", "ip", "link add name pb type bond mode active-backup\n" },
-	/* Endpoints of their own: the fallback tunl0 or ip6tnl0 has none. */
-	{ TSE_F_TUNNEL, "ipip tunnels", "ip",
-	  "link add name pt type ipip local 192.0.2.1 remote 192.0.2.2\n", TSE_V4 },
-	{ TSE_F_TUNNEL, "ip6tnl tunnels", "ip",
-	  "link add name pt type ip6tnl mode ip6ip6 local 2001:db8::1 remote 2001:db8::2\n",
-	  TSE_V6 },
-	{ TSE_F_CLSACT, "the clsact qdisc", "tc", "qdisc add dev p0 clsact\n" },
-	{ TSE_F_CLS_BPF, "the bpf classifier", "tc",
-	  "filter add dev p0 ingress prio 1 bpf bytecode \"1,6 0 0 4294967295,\"\n" },
-	{ TSE_F_U32, "the u32 classifier", "tc",
-	  "filter add dev p0 egress prio 2 protocol ip u32 match u32 0 0\n" },
-	{ TSE_F_MIRRED, "the mirred action", "tc",
-	  "actions add action mirred egress redirect dev p1\n" },
-	{ TSE_F_TBF, "the tbf qdisc", "tc",
-	  "qdisc add dev p0 root tbf rate 1mbit burst 10kb latency 10ms\n" },
-};
-
-static int probe_feature(struct tse_test *t, int nsfd, const struct tse_probe *p)
-{
-	char err[256];
-
-	if (!run_batch(nsfd, p->tool, p->cmds, err, sizeof(err)))
-		return 0;
-	return tse_skip(t, "kernel lacks %s: '%s %.*s' failed in an empty netns: %s",
-			p->name, p->tool, (int)strcspn(p->cmds, "\n"), p->cmds, err);
-}
-
-/* prio as measured in the series' review; htb where the kernel has no prio. */
-static int probe_root_qdisc(struct tse_test *t, int nsfd)
-{
-	static const char *const kinds[] = { "prio", "htb" };
-	char cmd[64], err[256];
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
-		snprintf(cmd, sizeof(cmd), "qdisc add dev p1 root handle 1: %s\n",
-			 kinds[i]);
-		if (run_batch(nsfd, "tc", cmd, err, sizeof(err)))
-			continue;
-		t->root_qdisc = kinds[i];
-		tse_note(t, "root qdisc: %s", kinds[i]);
-		return run_batch(nsfd, "tc", "qdisc del dev p1 root\n", err,
-				 sizeof(err)) ?
-		       tse_setup_error(t, "tc qdisc del: %s", err) : 0;
-	}
-	return tse_skip(t, "kernel has neither the prio nor the htb qdisc: %s", err);
-}
-
-/*
- * The root filter's gact action is an extra the kernel may lack (this
- * host's 6.18 has no act_gact): without it, the filter only mirrors and
- * classifies, and the test says that it left the gact check out.
- */
-static void probe_root_gact(struct tse_test *t, int nsfd)
-{
-	char err[256];
-
-	t->root_gact = !run_batch(nsfd, "tc", "actions add action gact pipe\n",
-				  err, sizeof(err));
-	if (!t->root_gact)
-		tse_note(t, "no gact action in the root filter: kernel lacks it (%s)", err);
-}
-
-/* AF_PACKET is global, not per namespace: a socket here tells. */
-static int probe_packet_socket(struct tse_test *t)
-{
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	if (errno == EAFNOSUPPORT)
-		return tse_skip(t, "kernel lacks packet sockets (CONFIG_PACKET): %s",
-				strerror(errno));
-	return tse_setup_error(t, "socket(AF_PACKET): %s", strerror(errno));
-}
-
-/* @p is one the test needs: its feature, and for its IP version. */
-static bool probe_needed(struct tse_test *t, unsigned int need,
-			 const struct tse_probe *p)
-{
-	return (need & p->feature) && (!p->family || p->family == t->family);
-}
-
-/* All of @tool's probes that @need asks for, as one batch. */
-static void probe_batch(struct tse_test *t, unsigned int need, const char *tool,
-			char *cmds, size_t len)
-{
-	unsigned int i;
-
-	cmds[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(probes); i++)
-		if (probe_needed(t, need, &probes[i]) && !strcmp(probes[i].tool, tool))
-			strncat(cmds, probes[i].cmds, len - strlen(cmds) - 1);
-}
-
-/* Probes one by one, to name the feature that is missing. */
-static int probe_each(struct tse_test *t, unsigned int need)
-{
-	int nsfd = tse_netns_new(t), ret = 0;
-	unsigned int i;
-
-	if (nsfd < 0)
-		return tse_setup_error(t, "new netns: %s", strerror(errno));
-	for (i = 0; i < ARRAY_SIZE(probes) && !ret; i++)
-		if (probe_needed(t, need, &probes[i]))
-			ret = probe_feature(t, nsfd, &probes[i]);
-	close(nsfd);
-	/* The batch failed, so one probe must have: else the batch was wrong. */
-	return ret ?: tse_setup_error(t, "feature probes failed together, passed one by one");
-}
-
-/* The common case costs two commands: every probe of a tool in one batch. */
-static int probe_features(struct tse_test *t, int nsfd)
-{
-	unsigned int need = t->s->features | TSE_F_VETH;
-	char cmds[1024], err[256];
-
-	probe_batch(t, need, "ip", cmds, sizeof(cmds));
-	if (run_batch(nsfd, "ip", cmds, err, sizeof(err)))
-		return probe_each(t, need);
-	probe_batch(t, need, "tc", cmds, sizeof(cmds));
-	if (cmds[0] && run_batch(nsfd, "tc", cmds, err, sizeof(err)))
-		return probe_each(t, need);
-	if ((need & TSE_F_ROOT_QDISC) && probe_root_qdisc(t, nsfd))
-		return -1;
-	if (t->s->shape.monitor)
-		probe_root_gact(t, nsfd);
-	return t->s->shape.tap ? probe_packet_socket(t) : 0;
-}
-
-/* tcx needs a loaded program: probe it with one of ours, on a veth of its own. */
-static int probe_tcx_in(struct tse_test *t, int nsfd)
-{
-	struct bpf_link *link;
-	char err[256];
-	int ret = 0;
-
-	if (run_batch(nsfd, "ip", "link add name p0 type veth peer name p1\n",
-		      err, sizeof(err)))
-		return tse_setup_error(t, "veth for the tcx probe: %s", err);
-	if (setns(nsfd, CLONE_NEWNET))
-		return tse_setup_error(t, "setns: %s", strerror(errno));
-	link = bpf_program__attach_tcx(t->skel->progs.tse_redirect_ifb_tcx,
-				       if_nametoindex("p0"), NULL);
-	if (!link)
-		ret = -errno;
-	bpf_link__destroy(link);
-	tse_leave(t);
-	if (ret)
-		return tse_skip(t, "kernel has no tcx links: %s: %s",
-				"attaching one to a veth in an empty netns failed",
-				strerror(-ret));
-	return 0;
-}
-
-static int probe_tcx(struct tse_test *t)
-{
-	int nsfd, ret;
-
-	if (!(t->s->features & TSE_F_TCX))
-		return 0;
-	nsfd = tse_netns_new(t);
-	if (nsfd < 0)
-		return tse_setup_error(t, "new netns: %s", strerror(errno));
-	ret = probe_tcx_in(t, nsfd);
-	close(nsfd);
-	return ret;
-}
-
 /* bpf_redirect() to va2 readdresses the frame to va2's peer, vb2. */
 static void set_target(struct tse_test *t, struct tse_config *cfg)
 {
-	const char *mac = devdef(t, TSE_VF)->mac;
+	const char *mac = devdef(t, TSE_VB2)->mac;
 	__u8 *m = cfg->target_mac;
 
-	cfg->target_ifindex = t->ifindex[TSE_VE];
+	cfg->target_ifindex = t->net.ifindex[TSE_VA2];
 	if (mac)
 		sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
 		       &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]);
@@ -632,34 +405,22 @@ static int load_bpf(struct tse_test *t)
 {
 	struct tse_config *cfg;
 
-	t->skel = test_tc_redirect_ifb__open();
-	if (!t->skel)
+	t->net.skel = test_tc_redirect_ifb__open();
+	if (!t->net.skel)
 		return tse_setup_error(t, "open BPF skeleton: %s", strerror(errno));
-	cfg = &t->skel->rodata->cfg;
+	cfg = &t->net.skel->rodata->cfg;
 	cfg->loop_limit = TSE_LOOP_LIMIT;
-	cfg->breaker = t->breaker;
+	cfg->breaker = t->net.breaker;
 	cfg->redirect_both = t->s->shape.aggregate;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
-	cfg->port[TSE_FLOW_UNRELATED] = TSE_PORT + 1;
+	cfg->port[TSE_FLOW_SECOND] = TSE_PORT + 1;
 	cfg->tcp_port = TSE_TCP_PORT;
-	cfg->ifb_ifindex = t->ifindex[TSE_IFB];
-	cfg->ifb_in_ifindex = t->ifindex[TSE_IFB_IN];
+	cfg->ifb_ifindex = t->net.ifindex[TSE_IFB];
+	cfg->ifb_in_ifindex = t->net.ifindex[TSE_IFB_IN];
 	set_target(t, cfg);
-	if (test_tc_redirect_ifb__load(t->skel))
+	if (test_tc_redirect_ifb__load(t->net.skel))
 		return tse_setup_error(t, "load BPF programs: %s", strerror(errno));
 	return 0;
-}
-
-/* Probe everything the scenario needs, in a namespace of its own. */
-static int check_features(struct tse_test *t)
-{
-	int nsfd = tse_netns_new(t), ret;
-
-	if (nsfd < 0)
-		return tse_setup_error(t, "new netns: %s", strerror(errno));
-	ret = probe_features(t, nsfd);
-	close(nsfd);
-	return ret;
 }
 
 /*
@@ -689,8 +450,8 @@ static int create_namespaces(struct tse_test *t)
 	for (ns = 0; ns < TSE_NSS; ns++) {
 		if (ns == TSE_NS_ROUTER && !t->s->shape.routed)
 			continue;
-		t->ns[ns] = tse_netns_new(t);
-		if (t->ns[ns] < 0)
+		t->net.ns[ns] = tse_netns_new(t);
+		if (t->net.ns[ns] < 0)
 			return tse_setup_error(t, "new netns: %s", strerror(errno));
 		if (quiet_ipv6(t, ns))
 			return -1;
@@ -698,14 +459,13 @@ static int create_namespaces(struct tse_test *t)
 	return 0;
 }
 
-/* A veth pair from @a's namespace, @b moved to its own. */
 static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 {
 	bool burst = a == TSE_VA && t->s->shape.burst_sender;
 	char peer[128];
 
 	snprintf(peer, sizeof(peer), "peer name %s address %s netns /proc/%d/fd/%d",
-		 tse_dev(t, b), devdef(t, b)->mac, getpid(), t->ns[tse_dev_ns(t, b)]);
+		 tse_dev(t, b), devdef(t, b)->mac, getpid(), t->net.ns[tse_dev_ns(t, b)]);
 	return tse_queue(t, tse_dev_ns(t, a), TSE_IP,
 			 "link add name %s%s address %s type veth %s\n",
 			 tse_dev(t, a), burst ? " gso_max_segs 1" : "",
@@ -713,15 +473,11 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 }
 
 /*
- * Up, silent, with a clsact qdisc for the counters. "arp off" keeps ARP,
- * ND and the solicited-node groups away; "multicast off" keeps an IPv6
- * router's devices from joining all-routers when forwarding is switched
- * on (enable_forwarding()).
- *
- * A bare shape (the grid's) gives a device an egress hook only where the
- * row says: a clsact qdisc makes one, even without a filter. Its
- * receiver's devices get the ingress qdisc, which counts on ingress and
- * leaves the egress static key alone.
+ * "arp off" keeps ARP, ND and the solicited-node groups away; "multicast
+ * off" keeps an IPv6 router's devices from joining all-routers once
+ * forwarding is on. A clsact qdisc counts, but it is an egress hook even
+ * without a filter: in a bare shape the receiver's devices count on an
+ * ingress qdisc instead, and the others have none.
  */
 #define TSE_SILENT "arp off multicast off up"
 
@@ -738,9 +494,8 @@ static int link_up(struct tse_test *t, enum tse_dev dev)
 }
 
 /*
- * The device stacked on @lower: linked to it (vlan, macvlan), its master
- * (bond; a device is enslaved while it is down), or a tunnel from @lower's
- * address to its link peer's, sent out of @lower.
+ * Linked to @lower (vlan, macvlan), its master (bond: a device is enslaved
+ * while down), or a tunnel from @lower's address to its link peer's.
  */
 static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 {
@@ -771,27 +526,25 @@ static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 }
 
 /*
- * @dev's address, and a permanent neighbour entry for its link peer @peer.
- * Over a tunnel, va and vb keep their own addresses, and the tunnel, which
- * has no neighbours, carries the test's.
+ * A permanent neighbour entry for @peer. Over a tunnel, va and vb keep
+ * their own addresses; the tunnel, which has no neighbours, the test's.
  */
 static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 {
 	const char *nodad = t->family == TSE_V6 ? " nodad" : "";
-	enum tse_dev on = tunneled(t) || dev >= TSE_VE ? dev : addressed(t, dev);
+	enum tse_dev on = tunneled(t) || dev >= TSE_VA2 ? dev : addressed(t, dev);
 
 	return tse_queue(t, tse_dev_ns(t, dev), TSE_IP,
 		      "address add %s/%s dev %s%s\n"
 		      "neigh replace %s lladdr %s dev %s nud permanent\n",
 		      link_addr(t, dev), prefix_len(t, dev), tse_dev(t, on), nodad,
 		      link_addr(t, peer), link_mac(t, peer), tse_dev(t, on)) ?:
-	       (tunneled(t) && dev < TSE_VE ?
+	       (tunneled(t) && dev < TSE_VA2 ?
 		tse_queue(t, tse_dev_ns(t, dev), TSE_IP, "address add %s/%s dev %s%s\n",
 			  tse_addr(t, dev), prefix_len(t, dev),
 			  tse_dev(t, addressed(t, dev)), nodad) : 0);
 }
 
-/* The ends route to each other through the router. */
 static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 			 enum tse_dev far)
 {
@@ -800,11 +553,10 @@ static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 }
 
 /*
- * Only the test's IP version, and only once the devices are up and silent
- * (after tse_flush(): the sysctl is written at once, the queued commands
- * run later). An IPv6 device registered while forwarding is on, multicast
- * still on, joins all-routers, and its MLD reports follow with a random
- * delay, into the traffic: seen as an extra packet out of ra or rb.
+ * Only once the devices are up and silent (after tse_flush()): an IPv6
+ * device registered while forwarding is on, multicast still on, joins
+ * all-routers, and its MLD reports follow with a random delay, into the
+ * traffic.
  */
 static int enable_forwarding(struct tse_test *t)
 {
@@ -826,8 +578,8 @@ static int create_pair(struct tse_test *t)
 	    (create_veth(t, TSE_VC, TSE_VD) || link_up(t, TSE_VC) || link_up(t, TSE_VD)))
 		return -1;
 	if ((t->s->shape.aggregate || t->s->shape.target) &&
-	    (create_veth(t, TSE_VE, TSE_VF) || link_up(t, TSE_VE) || link_up(t, TSE_VF) ||
-	     address_link(t, TSE_VE, TSE_VF) || address_link(t, TSE_VF, TSE_VE)))
+	    (create_veth(t, TSE_VA2, TSE_VB2) || link_up(t, TSE_VA2) || link_up(t, TSE_VB2) ||
+	     address_link(t, TSE_VA2, TSE_VB2) || address_link(t, TSE_VB2, TSE_VA2)))
 		return -1;
 	return address_link(t, TSE_VA, TSE_VB) ?: address_link(t, TSE_VB, TSE_VA);
 }
@@ -861,7 +613,7 @@ static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 	return tse_queue(t, tse_dev_ns(t, ifb), TSE_IP,
 		      "link add name %s txqueuelen 1000 type ifb\n"
 		      "link set %s " TSE_SILENT "\n", name, name) ?:
-	       (t->breaker == TSE_HOOKS ?
+	       (t->net.breaker == TSE_HOOKS ?
 		tse_queue(t, tse_dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name) : 0);
 }
 
@@ -870,17 +622,17 @@ static int lookup_ifindexes(struct tse_test *t)
 	int dev, ns;
 
 	for (ns = 0; ns < TSE_NSS; ns++) {
-		if (t->ns[ns] < 0)
+		if (t->net.ns[ns] < 0)
 			continue;
 		if (tse_enter(t, ns))
 			return tse_setup_error(t, "setns: %s", strerror(errno));
-		t->nl[ns] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
-				   NETLINK_ROUTE);
+		t->net.nl[ns] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+				       NETLINK_ROUTE);
 		for (dev = 0; dev < TSE_DEVS; dev++)
 			if (tse_dev_ns(t, dev) == ns && tse_dev(t, dev))
-				t->ifindex[dev] = if_nametoindex(tse_dev(t, dev));
+				t->net.ifindex[dev] = if_nametoindex(tse_dev(t, dev));
 		tse_leave(t);
-		if (t->nl[ns] < 0)
+		if (t->net.nl[ns] < 0)
 			return tse_setup_error(t, "netlink: %s", strerror(errno));
 	}
 	return 0;
@@ -890,7 +642,7 @@ static int tse_attach_cls_bpf(struct tse_test *t, enum tse_dev dev,
 			      enum bpf_tc_attach_point where, __u32 parent,
 			      struct bpf_program *prog, int prio)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = t->ifindex[dev],
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = t->net.ifindex[dev],
 		    .attach_point = where, .parent = parent);
 	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = 1, .priority = prio,
 		    .prog_fd = bpf_program__fd(prog));
@@ -919,19 +671,25 @@ int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
  * A root qdisc, handle 1:, with classes 1:1 to 1:3 and 1:2 the default:
  * prio's bands (1:2 is the band of priority 0), or htb's classes.
  */
-int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
+int tse_root_qdisc_queue(struct tse_test *t, enum tse_dev dev)
 {
 	const char *name = tse_dev(t, dev);
 
-	if (strcmp(t->root_qdisc, "htb"))
-		return tse_tc(t, tse_dev_ns(t, dev), "qdisc add dev %s root handle 1: %s\n",
-			      name, t->root_qdisc);
-	return tse_tc(t, tse_dev_ns(t, dev),
-		      "qdisc add dev %s root handle 1: htb default %d\n"
-		      "class add dev %s parent 1: classid 1:1 htb rate 10gbit\n"
-		      "class add dev %s parent 1: classid 1:2 htb rate 10gbit\n"
-		      "class add dev %s parent 1: classid 1:3 htb rate 10gbit\n",
-		      name, TSE_DEFAULT_CLASS, name, name, name);
+	if (strcmp(t->net.root_qdisc, "htb"))
+		return tse_tc_queue(t, tse_dev_ns(t, dev),
+				    "qdisc add dev %s root handle 1: %s\n",
+				    name, t->net.root_qdisc);
+	return tse_tc_queue(t, tse_dev_ns(t, dev),
+			    "qdisc add dev %s root handle 1: htb default %d\n"
+			    "class add dev %s parent 1: classid 1:1 htb rate 10gbit\n"
+			    "class add dev %s parent 1: classid 1:2 htb rate 10gbit\n"
+			    "class add dev %s parent 1: classid 1:3 htb rate 10gbit\n",
+			    name, TSE_DEFAULT_CLASS, name, name, name);
+}
+
+int tse_root_qdisc(struct tse_test *t, enum tse_dev dev)
+{
+	return tse_root_qdisc_queue(t, dev) ?: tse_tc_flush(t);
 }
 
 int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
@@ -944,12 +702,12 @@ int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 		   struct bpf_program *prog)
 {
-	struct bpf_link **link = &t->tcx_link[!!t->tcx_link[0]];
+	struct bpf_link **link = &t->net.tcx_link[!!t->net.tcx_link[0]];
 	int err = 0;
 
 	if (tse_enter(t, tse_dev_ns(t, dev)))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	*link = bpf_program__attach_tcx(prog, t->ifindex[dev], NULL);
+	*link = bpf_program__attach_tcx(prog, t->net.ifindex[dev], NULL);
 	if (!*link)
 		err = -errno;
 	tse_leave(t);
@@ -970,24 +728,32 @@ int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 }
 
 /* A u32 filter at @parent of @dev that sends one flow, and only it, to ifb. */
-int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
-		      const char *parent, int prio, int l4, int port,
-		      enum tse_dev ifb)
+int tse_mirred_filter_queue(struct tse_test *t, enum tse_dev dev,
+			    const char *parent, int prio, int l4, int port,
+			    enum tse_dev ifb)
 {
 	char match[160];
 
 	tse_u32_match(t, l4, port, match, sizeof(match));
-	return tse_tc(t, tse_dev_ns(t, dev),
-		      "filter add dev %s %s prio %d %s action mirred egress redirect dev %s\n",
-		      tse_dev(t, dev), parent, prio, match, tse_dev(t, ifb));
+	return tse_tc_queue(t, tse_dev_ns(t, dev),
+			    "filter add dev %s %s prio %d %s action mirred egress redirect dev %s\n",
+			    tse_dev(t, dev), parent, prio, match, tse_dev(t, ifb));
+}
+
+int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
+		      const char *parent, int prio, int l4, int port,
+		      enum tse_dev ifb)
+{
+	return tse_mirred_filter_queue(t, dev, parent, prio, l4, port, ifb) ?:
+	       tse_tc_flush(t);
 }
 
 /* Attach the loop breaker that counts every entry into each ifb. */
 static int attach_ifb_gates(struct tse_test *t)
 {
-	struct bpf_program *gate = t->skel->progs.tse_ifb_gate;
+	struct bpf_program *gate = t->net.skel->progs.tse_ifb_gate;
 
-	if (t->breaker != TSE_HOOKS)
+	if (t->net.breaker != TSE_HOOKS)
 		return 0;
 	return tse_count_at(t, TSE_IFB, true, gate, 1) ?:
 	       (t->s->shape.ifb_in ? tse_count_at(t, TSE_IFB_IN, true, gate, 1) : 0);
@@ -1002,7 +768,7 @@ static int watch_router_input(struct tse_test *t)
 {
 	if (!t->s->shape.routed)
 		return 0;
-	return tse_count_at(t, TSE_RA, true, t->skel->progs.tse_count_back, 1);
+	return tse_count_at(t, TSE_RA, true, t->net.skel->progs.tse_count_back, 1);
 }
 
 static int create_devices(struct tse_test *t)
@@ -1015,17 +781,27 @@ static int create_devices(struct tse_test *t)
 	return t->s->shape.routed ? enable_forwarding(t) : 0;
 }
 
-/* Build the scenario's network; its own hooks are the scenario's to add. */
+/* The caller's namespace, which every step returns to. */
+int tse_topology_init(struct tse_test *t)
+{
+	t->net.self_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (t->net.self_ns < 0)
+		return tse_setup_error(t, "own netns: %s", strerror(errno));
+	return 0;
+}
+
+/* Build the scenario's network and load the BPF programs. */
 int tse_topology_create(struct tse_test *t)
 {
-	t->self_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (t->self_ns < 0)
-		return tse_setup_error(t, "own netns: %s", strerror(errno));
-	if (check_features(t) || create_namespaces(t) || create_devices(t) ||
-	    lookup_ifindexes(t) || load_bpf(t))
+	if (create_namespaces(t) || create_devices(t) || lookup_ifindexes(t) ||
+	    load_bpf(t))
 		return -1;
-	if (probe_tcx(t))
-		return -1;
+	return 0;
+}
+
+/* The hooks every scenario of the shape has; its own are its to add. */
+int tse_topology_attach(struct tse_test *t)
+{
 	return attach_ifb_gates(t) ?: watch_router_input(t);
 }
 
@@ -1033,15 +809,15 @@ void tse_topology_destroy(struct tse_test *t)
 {
 	int ns;
 
-	bpf_link__destroy(t->tcx_link[0]);
-	bpf_link__destroy(t->tcx_link[1]);
-	test_tc_redirect_ifb__destroy(t->skel);
+	bpf_link__destroy(t->net.tcx_link[0]);
+	bpf_link__destroy(t->net.tcx_link[1]);
+	test_tc_redirect_ifb__destroy(t->net.skel);
 	for (ns = 0; ns < TSE_NSS; ns++) {
-		if (t->nl[ns] >= 0)
-			close(t->nl[ns]);
-		if (t->ns[ns] >= 0)
-			close(t->ns[ns]);
+		if (t->net.nl[ns] >= 0)
+			close(t->net.nl[ns]);
+		if (t->net.ns[ns] >= 0)
+			close(t->net.ns[ns]);
 	}
-	if (t->self_ns >= 0)
-		close(t->self_ns);
+	if (t->net.self_ns >= 0)
+		close(t->net.self_ns);
 }

@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Traffic, from the sender's namespace to the receiver's address:
- * - UDP: t->pkts datagrams per flow, one at a time, each carrying a magic
- *   and a sequence number so that every oracle counts test packets one by
- *   one. The redirected flow goes to TSE_PORT, the unrelated one to +1
- *   (in aggregate rows: the second device's flow, to vb2's address).
- * - UDP burst: the same datagrams in one UDP GSO send. The sender's va
- *   segments it in software, so the datagrams reach the next hop's
- *   receive queue together and are handled in one softirq run.
- * - TCP: TSE_STREAM_BYTES over one connection to TSE_TCP_PORT.
+ * Each test datagram carries a magic and a sequence number, so that every
+ * packet is counted on its own. A burst is one UDP GSO send that va
+ * segments in software: the datagrams reach the next hop's receive queue
+ * together and are handled in one softirq run.
  *
  * There is no sleep: after sending, wait until every datagram has an
- * outcome (delivered, stopped by the loop breaker, dropped by ifb, sent out
- * of the wrong device), at most TSE_WAIT_MS. Then a fence datagram follows
- * the same path; when it arrives, every copy of an earlier datagram has
- * arrived too, so a late duplicate is not missed.
+ * outcome (at most TSE_WAIT_MS), then for the fence, so that a late
+ * duplicate is not missed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -55,8 +48,8 @@ static socklen_t receiver_sockaddr(struct tse_test *t, int port,
 {
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
 	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-	bool second = t->s->shape.aggregate && port == TSE_PORT + TSE_FLOW_UNRELATED;
-	const char *addr = tse_addr(t, second ? TSE_VF : TSE_VB);
+	bool second = t->s->shape.aggregate && port == TSE_PORT + TSE_FLOW_SECOND;
+	const char *addr = tse_addr(t, second ? TSE_VB2 : TSE_VB);
 
 	memset(ss, 0, sizeof(*ss));
 	if (t->family == TSE_V6) {
@@ -102,7 +95,6 @@ static int tse_socket(struct tse_test *t, enum tse_ns ns, int type, int port)
 	return fd;
 }
 
-/* The device the test's packets leave the sender by: the stacked one, if any. */
 static enum tse_dev sender_dev(struct tse_test *t)
 {
 	return t->s->shape.upper ? TSE_UP_A : TSE_VA;
@@ -114,15 +106,16 @@ static int tap_open(struct tse_test *t)
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
 		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = t->ifindex[sender_dev(t)],
+		.sll_ifindex = t->net.ifindex[sender_dev(t)],
 	};
+	int fd;
 
 	if (tse_enter(t, TSE_NS_SENDER))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	t->tap_sock = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			     htons(ETH_P_ALL));
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	t->traffic.tap_sock = fd;
 	tse_leave(t);
-	if (t->tap_sock < 0 || bind(t->tap_sock, (struct sockaddr *)&sll, sizeof(sll)))
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
 		return tse_setup_error(t, "packet socket on %s: %s",
 				       tse_dev(t, sender_dev(t)), strerror(errno));
 	return 0;
@@ -150,7 +143,6 @@ static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
 	return ntohl(p->seq);
 }
 
-/* Count the redirected datagrams the packet socket saw leave. */
 static void tap_drain(struct tse_test *t)
 {
 	unsigned char frame[256];
@@ -161,13 +153,13 @@ static void tap_drain(struct tse_test *t)
 
 	for (;;) {
 		alen = sizeof(from);
-		n = recvfrom(t->tap_sock, frame, sizeof(frame), MSG_TRUNC,
+		n = recvfrom(t->traffic.tap_sock, frame, sizeof(frame), MSG_TRUNC,
 			     (struct sockaddr *)&from, &alen);
 		if (n < 0)
 			return;
 		seq = frame_seq(t, frame, n > (ssize_t)sizeof(frame) ? sizeof(frame) : n);
 		if (seq >= 0 && from.sll_pkttype == PACKET_OUTGOING)
-			t->tapped[seq]++;
+			t->traffic.tapped[seq]++;
 	}
 }
 
@@ -179,20 +171,20 @@ int tse_traffic_open(struct tse_test *t)
 		return -1;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (!t->sends[flow])
+		if (!t->traffic.sends[flow])
 			continue;
 		if (t->s->traffic == TSE_TCP_STREAM) {
 			type = SOCK_STREAM;
 			port = TSE_TCP_PORT;
 		}
-		t->rx_sock[flow] = tse_socket(t, TSE_NS_RECEIVER, type, port + flow);
-		if (t->rx_sock[flow] < 0)
+		t->traffic.rx_sock[flow] = tse_socket(t, TSE_NS_RECEIVER, type, port + flow);
+		if (t->traffic.rx_sock[flow] < 0)
 			return tse_setup_error(t, "receiver socket: %s", strerror(errno));
 		/* The TCP sender connects once the counters have been read. */
 		if (type == SOCK_STREAM)
 			continue;
-		t->tx_sock[flow] = tse_socket(t, TSE_NS_SENDER, type, port + flow);
-		if (t->tx_sock[flow] < 0)
+		t->traffic.tx_sock[flow] = tse_socket(t, TSE_NS_SENDER, type, port + flow);
+		if (t->traffic.tx_sock[flow] < 0)
 			return tse_setup_error(t, "sender socket: %s", strerror(errno));
 	}
 	return 0;
@@ -203,35 +195,35 @@ void tse_traffic_close(struct tse_test *t)
 	int flow;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (t->tx_sock[flow] >= 0)
-			close(t->tx_sock[flow]);
-		if (t->rx_sock[flow] >= 0)
-			close(t->rx_sock[flow]);
+		if (t->traffic.tx_sock[flow] >= 0)
+			close(t->traffic.tx_sock[flow]);
+		if (t->traffic.rx_sock[flow] >= 0)
+			close(t->traffic.rx_sock[flow]);
 	}
-	if (t->tap_sock >= 0)
-		close(t->tap_sock);
+	if (t->traffic.tap_sock >= 0)
+		close(t->traffic.tap_sock);
 }
 
-/* Counters of every device the scenario has. */
 static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 {
 	int dev;
 
 	memset(ds, 0, sizeof(*ds) * TSE_DEVS);
 	for (dev = 0; dev < TSE_DEVS; dev++) {
-		if (!t->ifindex[dev])
+		if (!t->net.ifindex[dev])
 			continue;
-		if (tse_devstats_read(t->nl[tse_dev_ns(t, dev)], t->ifindex[dev], &ds[dev]))
+		if (tse_devstats_read(t->net.nl[tse_dev_ns(t, dev)], t->net.ifindex[dev],
+				      &ds[dev]))
 			return tse_setup_error(t, "read counters of %s over rtnetlink",
 					       tse_dev(t, dev));
 	}
-	if (t->root_gact &&
-	    tse_action_pkts(t->nl[tse_dev_ns(t, TSE_VA)], "gact", TSE_GACT_INDEX,
+	if (t->net.root_gact &&
+	    tse_action_pkts(t->net.nl[tse_dev_ns(t, TSE_VA)], "gact", TSE_GACT_INDEX,
 			    &ds[TSE_VA].gact))
 		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
 				       TSE_GACT_INDEX);
-	if (t->peer_gact &&
-	    tse_action_pkts(t->nl[TSE_NS_RECEIVER], "gact", TSE_PEER_GACT_INDEX,
+	if (t->net.peer_gact &&
+	    tse_action_pkts(t->net.nl[TSE_NS_RECEIVER], "gact", TSE_PEER_GACT_INDEX,
 			    &ds[TSE_VB].peer_gact))
 		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
 				       TSE_PEER_GACT_INDEX);
@@ -248,7 +240,7 @@ static void fill_payloads(struct tse_payload *p, int n, __u32 magic)
 	}
 }
 
-/* A drop on the way out is an outcome the oracles judge, not an error. */
+/* A drop on the way out is an outcome to judge, not an error. */
 static int send_or_drop(struct tse_test *t, int fd, const void *buf, size_t len)
 {
 	if (send(fd, buf, len, 0) < 0 && errno != ENOBUFS)
@@ -263,7 +255,7 @@ static int send_flow(struct tse_test *t, enum tse_flow flow)
 
 	fill_payloads(p, t->pkts, TSE_MAGIC);
 	for (seq = 0; seq < t->pkts; seq++)
-		if (send_or_drop(t, t->tx_sock[flow], &p[seq], sizeof(p[seq])))
+		if (send_or_drop(t, t->traffic.tx_sock[flow], &p[seq], sizeof(p[seq])))
 			return -1;
 	return 0;
 }
@@ -272,7 +264,7 @@ static int send_flow(struct tse_test *t, enum tse_flow flow)
 static int send_burst(struct tse_test *t, enum tse_flow flow)
 {
 	struct tse_payload p[TSE_MAX_PKTS];
-	int fd = t->tx_sock[flow], size = sizeof(p[0]), off = 0;
+	int fd = t->traffic.tx_sock[flow], size = sizeof(p[0]), off = 0;
 
 	fill_payloads(p, t->pkts, TSE_MAGIC);
 	if (setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &size, sizeof(size)))
@@ -289,12 +281,12 @@ static void drain(struct tse_test *t, enum tse_flow flow)
 	struct tse_payload p;
 	__u32 seq;
 
-	while (recv(t->rx_sock[flow], &p, sizeof(p), 0) == sizeof(p)) {
+	while (recv(t->traffic.rx_sock[flow], &p, sizeof(p), 0) == sizeof(p)) {
 		seq = ntohl(p.seq);
 		if (p.magic == htonl(TSE_FENCE_MAGIC))
-			t->fences++;
+			t->traffic.fences++;
 		else if (p.magic == htonl(TSE_MAGIC) && seq < TSE_MAX_PKTS)
-			t->delivered[flow][seq]++;
+			t->traffic.delivered[flow][seq]++;
 	}
 }
 
@@ -304,21 +296,21 @@ static void receive_for(struct tse_test *t, int ms)
 	int flow, n = 0;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (!t->sends[flow])
+		if (!t->traffic.sends[flow])
 			continue;
-		pfd[n].fd = t->rx_sock[flow];
+		pfd[n].fd = t->traffic.rx_sock[flow];
 		pfd[n++].events = POLLIN;
 	}
 	poll(pfd, n, ms);
 	for (flow = 0; flow < TSE_FLOWS; flow++)
-		if (t->sends[flow])
+		if (t->traffic.sends[flow])
 			drain(t, flow);
 }
 
 static unsigned int packets_sent(struct tse_test *t)
 {
-	return t->pkts * (t->sends[TSE_FLOW_REDIRECTED] +
-			  t->sends[TSE_FLOW_UNRELATED]);
+	return t->pkts * (t->traffic.sends[TSE_FLOW_REDIRECTED] +
+			  t->traffic.sends[TSE_FLOW_SECOND]);
 }
 
 static unsigned int packets_delivered(struct tse_test *t)
@@ -328,7 +320,7 @@ static unsigned int packets_delivered(struct tse_test *t)
 
 	for (flow = 0; flow < TSE_FLOWS; flow++)
 		for (seq = 0; seq < t->pkts; seq++)
-			n += t->delivered[flow][seq] > 0;
+			n += t->traffic.delivered[flow][seq] > 0;
 	return n;
 }
 
@@ -338,22 +330,22 @@ static unsigned int packets_delivered(struct tse_test *t)
  */
 static unsigned int tse_outcomes(struct tse_test *t)
 {
-	struct tse_counters *c = &t->skel->bss->counters;
+	struct tse_counters *c = &t->net.skel->bss->counters;
 	struct tse_devstats now[TSE_DEVS];
 	unsigned int done = 0;
 	int flow, seq;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++)
 		for (seq = 0; seq < t->pkts; seq++)
-			done += t->sends[flow] && (t->delivered[flow][seq] ||
-						   c->looped[flow][seq]);
+			done += t->traffic.sends[flow] &&
+				(t->traffic.delivered[flow][seq] || c->looped[flow][seq]);
 	if (tse_kstats_read(t, now))
 		return done;
-	done += now[TSE_IFB].dropped - t->before[TSE_IFB].dropped;
-	if (t->ifindex[TSE_IFB_IN])
-		done += now[TSE_IFB_IN].dropped - t->before[TSE_IFB_IN].dropped;
-	if (t->ifindex[TSE_RA])
-		done += now[TSE_RA].tx - t->before[TSE_RA].tx;
+	done += now[TSE_IFB].dropped - t->stats.before[TSE_IFB].dropped;
+	if (t->net.ifindex[TSE_IFB_IN])
+		done += now[TSE_IFB_IN].dropped - t->stats.before[TSE_IFB_IN].dropped;
+	if (t->net.ifindex[TSE_RA])
+		done += now[TSE_RA].tx - t->stats.before[TSE_RA].tx;
 	return done;
 }
 
@@ -366,10 +358,7 @@ static void wait_outcomes(struct tse_test *t)
 	receive_for(t, 0);
 }
 
-/*
- * A fence down the redirected flow's path; once it has arrived, so has any
- * copy of an earlier datagram. Only worth it when the path delivers.
- */
+/* The fence goes down the redirected flow's path, when it delivers. */
 static int wait_fence(struct tse_test *t)
 {
 	struct tse_payload fence;
@@ -378,10 +367,10 @@ static int wait_fence(struct tse_test *t)
 	if (!packets_delivered(t))
 		return 0;
 	fill_payloads(&fence, 1, TSE_FENCE_MAGIC);
-	if (send_or_drop(t, t->tx_sock[TSE_FLOW_REDIRECTED], &fence, sizeof(fence)))
+	if (send_or_drop(t, t->traffic.tx_sock[TSE_FLOW_REDIRECTED], &fence, sizeof(fence)))
 		return -1;
 	deadline = now_ms() + TSE_FENCE_MS;
-	while (!t->fences && now_ms() < deadline)
+	while (!t->traffic.fences && now_ms() < deadline)
 		receive_for(t, 10);
 	return 0;
 }
@@ -391,7 +380,7 @@ static int run_datagrams(struct tse_test *t)
 	int flow;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (!t->sends[flow])
+		if (!t->traffic.sends[flow])
 			continue;
 		if (t->s->traffic == TSE_UDP_BURST && flow == TSE_FLOW_REDIRECTED ?
 		    send_burst(t, flow) : send_flow(t, flow))
@@ -401,7 +390,7 @@ static int run_datagrams(struct tse_test *t)
 	if (wait_fence(t))
 		return -1;
 	/* The fence went out of va after every test packet, and arrived. */
-	if (t->tap_sock >= 0)
+	if (t->traffic.tap_sock >= 0)
 		tap_drain(t);
 	return 0;
 }
@@ -441,12 +430,12 @@ static void stream_send(struct tse_test *t, struct tse_tcp *c)
 
 static void stream_receive(struct tse_test *t, struct tse_tcp *c)
 {
-	struct tse_stream *st = &t->stream;
+	struct tse_stream *st = &t->traffic.stream;
 	unsigned char buf[16384];
 	ssize_t n, i;
 
 	if (c->rx < 0)
-		c->rx = accept4(t->rx_sock[0], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		c->rx = accept4(t->traffic.rx_sock[0], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (c->rx < 0)
 		return;
 	while ((n = recv(c->rx, buf, sizeof(buf), 0)) > 0) {
@@ -480,8 +469,8 @@ static void stream_retrans(struct tse_test *t, int fd)
 			break;
 		poll(NULL, 0, 10);
 	} while (now_ms() < deadline);
-	t->stream.retrans = ti.tcpi_total_retrans;
-	t->stream.spurious = ti.tcpi_dsack_dups;
+	t->traffic.stream.retrans = ti.tcpi_total_retrans;
+	t->traffic.stream.spurious = ti.tcpi_dsack_dups;
 }
 
 /* Push the stream through, both ends in this thread, for a bounded time. */
@@ -491,14 +480,14 @@ static int run_stream(struct tse_test *t)
 	long long deadline = now_ms() + TSE_STREAM_MS;
 	struct pollfd pfd[2];
 
-	t->stream.first_bad = -1;
+	t->traffic.stream.first_bad = -1;
 	c.tx = tse_socket(t, TSE_NS_SENDER, SOCK_STREAM, TSE_TCP_PORT);
-	t->tx_sock[0] = c.tx;
+	t->traffic.tx_sock[0] = c.tx;
 	if (c.tx < 0)
 		return tse_setup_error(t, "TCP connect: %s", strerror(errno));
-	while (!t->stream.done && now_ms() < deadline) {
+	while (!t->traffic.stream.done && now_ms() < deadline) {
 		pfd[0] = (struct pollfd){ .fd = c.tx, .events = POLLOUT };
-		pfd[1] = (struct pollfd){ .fd = c.rx >= 0 ? c.rx : t->rx_sock[0],
+		pfd[1] = (struct pollfd){ .fd = c.rx >= 0 ? c.rx : t->traffic.rx_sock[0],
 					  .events = POLLIN };
 		poll(pfd, 2, 10);
 		stream_send(t, &c);
@@ -511,19 +500,19 @@ static int run_stream(struct tse_test *t)
 }
 
 /*
- * Send the scenario's traffic; the counters are read before and after.
- * The BPF counters' window holds the kernel counters' one (the BPF ones
- * are read first before, last after: the oracles read them at judging),
- * so a packet a kernel counter saw while the traffic ran, the BPF
- * counter on its hook saw too.
+ * The BPF counters' window holds the kernel counters' (BPF is read first
+ * before, and last after, when judged): a packet a kernel counter saw, the
+ * BPF counter on its hook saw too.
  */
 int tse_traffic_run(struct tse_test *t)
 {
-	memcpy(t->other_before, t->skel->bss->counters.other, sizeof(t->other_before));
-	memcpy(t->fence_before, t->skel->bss->counters.fence, sizeof(t->fence_before));
-	if (tse_kstats_read(t, t->before))
+	struct tse_counters *bpf = &t->net.skel->bss->counters;
+
+	memcpy(t->stats.other_before, bpf->other, sizeof(t->stats.other_before));
+	memcpy(t->stats.fence_before, bpf->fence, sizeof(t->stats.fence_before));
+	if (tse_kstats_read(t, t->stats.before))
 		return -1;
 	if (t->s->traffic == TSE_TCP_STREAM ? run_stream(t) : run_datagrams(t))
 		return -1;
-	return tse_kstats_read(t, t->after);
+	return tse_kstats_read(t, t->stats.after);
 }
