@@ -34,6 +34,16 @@ static void judge_once(struct tse_test *t, enum tse_dev dev,
 	tse_expect_clsact(t, dev, hook);
 }
 
+/* vb's ingress classified each packet once, as on stock; it arrived once. */
+static void judge_received_once(struct tse_test *t)
+{
+	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
+			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_peer_fields(t);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_peer_rx(t, 1);
+}
+
 static int setup_egress_mirred(struct tse_test *t)
 {
 	return head_and_mirred(t, TSE_VA, true, TSE_IFB);
@@ -322,11 +332,7 @@ static void judge_stacked_into_one_ifb(struct tse_test *t)
 	tse_expect_each(t, "entries into ifb per packet, one per device (BPF on its egress)",
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 2,
 			&tse_looped, &tse_not_redirected);
-	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
-			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
-	tse_expect_peer_fields(t);
-	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
-	tse_expect_peer_rx(t, 1);
+	judge_received_once(t);
 }
 
 /*
@@ -387,11 +393,7 @@ static void judge_clone_to_ifb(struct tse_test *t)
 	tse_expect(t, "copies ifb dropped (rx_dropped + tx_dropped), the fence's included",
 		   (long long)tse_moved(t, TSE_IFB).dropped, t->pkts + !!t->traffic.fences,
 		   &copies_kept, &copies_kept);
-	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
-			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
-	tse_expect_peer_fields(t);
-	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
-	tse_expect_peer_rx(t, 1);
+	judge_received_once(t);
 }
 
 /*
@@ -471,11 +473,7 @@ static void judge_resubmit(struct tse_test *t)
 	tse_expect_each(t, "entries into ifb per packet (BPF on its egress)",
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0,
 			&tse_misredirected, &tse_misredirected);
-	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
-			TSE_HOOK_PEER, TSE_FLOW_REDIRECTED, 1);
-	tse_expect_peer_fields(t);
-	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
-	tse_expect_peer_rx(t, 1);
+	judge_received_once(t);
 }
 
 #define PAIR_AT(ns)	{ .ifb_ns = (ns) }
