@@ -414,7 +414,7 @@ static void judge_two_ifb_stages(struct tse_test *t)
 {
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	tse_expect_hook(t, "root qdisc filter runs per packet, before the second ifb and after (BPF)",
+	tse_expect_hook(t, "root qdisc filter runs per packet, before ifb_in and after (BPF)",
 			TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED, 2);
 	tse_expect_ifb_once(t, TSE_IFB_IN);
 	tse_expect_delivery(t);
