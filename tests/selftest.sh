@@ -1729,7 +1729,7 @@ selftests_cleanup()
 
 # vm/header-adds.awk lets vm/build-kernel.sh spare the objects that include
 # a header a patch changed: it must refuse every change but whole added
-# definitions. The 6.1 backport's own skbuff.h hunk must pass.
+# definitions (and comments). The fixes' own header hunks must pass.
 header_adds()
 {
 	printf '%s\n' '--- a/x.h' '+++ b/x.h' '@@ -1,3 +1,4 @@' "$@" |
@@ -1748,7 +1748,14 @@ st_header_adds()
 	fail|header-adds, a line removed| struct a {|-	int b;| };
 	fail|header-adds, a declaration added| #include <a.h>|+extern int x;| #include <b.h>
 	fail|header-adds, a function that does not end in the hunk| #include <a.h>|+static inline int f(void)|+{| 	return 0;
+	pass|header-adds, a comment above an added function| #include <a.h>|+/* why|+ * f|+ */|+static inline int f(void)|+{|+	return 0;|+}
+	fail|header-adds, code after a comment on its line| #include <a.h>|+/* x */ extern int x;
+	fail|header-adds, a comment that does not end in the hunk| #include <a.h>|+/* x
 	EOF
+	expect pass "header-adds, 6.12's fix: sch_generic.h only adds netif_is_ifb" \
+		bash -c "awk '/^diff --git a.include.net.sch_generic.h/ { p = 1 } /^diff --git a.net/ { p = 0 } p' \
+			$TOP/vm/kernels/fix/0001-*.patch | awk -f $TOP/vm/header-adds.awk |
+			grep -qx netif_is_ifb"
 }
 
 # tests/layers.sh reads the library's uses from its objects: the suite's

@@ -3,9 +3,9 @@
 # Reads the unified diff of one header against vm-base (git diff) and
 # prints the names its added lines define, one a line. Exits 1 when the
 # diff does more than add whole definitions: a removed or changed line,
-# or an added line outside a "static inline" function or a "#define"
-# (a struct field, a declaration, an include: these change what other
-# objects compile to). vm/build-kernel.sh uses it to know that objects
+# or an added line outside a "static inline" function, a "#define" or a
+# comment (a struct field, a declaration, an include: these change what
+# other objects compile to). vm/build-kernel.sh uses it to know that objects
 # which do not use the names compile to the same code with or without
 # the change (keep_header_times).
 
@@ -22,6 +22,18 @@ function braces(s,	o, c)
 	o = gsub(/{/, "{", s)
 	c = gsub(/}/, "}", s)
 	return o - c
+}
+
+# A comment's last line: "*/" with nothing after it (code after a comment
+# on its line is code like any other).
+function ends_comment(s)
+{
+	if (s !~ /\*\//)
+		return 0
+	sub(/.*\*\//, "", s)
+	if (s !~ /^[ \t]*$/)
+		bad("code after a comment")
+	return 1
 }
 
 /^(diff|index|---|\+\+\+|@@) / || /^@@/ { next }
@@ -45,8 +57,16 @@ function braces(s,	o, c)
 			opened = 1
 		next
 	}
-	if (line ~ /^[ \t]*$/)
+	if (incomment) {
+		incomment = !ends_comment(line)
 		next
+	}
+	if (line ~ /^[ \t]*$/ || line ~ /^[ \t]*\/\//)
+		next
+	if (line ~ /^[ \t]*\/\*/) {
+		incomment = !ends_comment(line)
+		next
+	}
 	if (line ~ /^#define[ \t]+[A-Za-z_][A-Za-z0-9_]*/) {
 		name = line
 		sub(/^#define[ \t]+/, "", name)
@@ -70,7 +90,7 @@ function braces(s,	o, c)
 	bad("an added line that defines no static inline or macro")
 }
 END {
-	if (!failed && (infn || macro))
+	if (!failed && (infn || macro || incomment))
 		bad("a definition that does not end")
 	exit failed
 }
