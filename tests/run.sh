@@ -249,7 +249,9 @@ vm_prebuild_wait()
 	[ -n "${PREBUILD:-}" ] || return 0
 	wait "$PREBUILD"
 	PREBUILD=
-	sed -n 's/^prebuild: /# prebuild: /p' "$OUT/prebuild"
+	# Its own lines, and each kernel's build time (build-kernel.sh).
+	sed -n -e 's/^prebuild: /# prebuild: /p' \
+		-e 's/^build-kernel\.sh: \(.*: built in .*\)/# prebuild: \1/p' "$OUT/prebuild"
 }
 
 # The VM matrices' TAP and logs stay in this clone's build/ even when the

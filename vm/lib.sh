@@ -141,7 +141,7 @@ vm_src_init()
 			return 0
 		die "$src is not a copy of KDIR=$KDIR; remove $VM_BUILD to remake it"
 	fi
-	log "making $src from $KDIR (once, about 90 s)"
+	log "making $src from $KDIR (once, under a minute)"
 	mkdir -p "$VM_BUILD"
 	rm -rf "$src.tmp"
 	cp -a "$KDIR" "$src.tmp" || return 1
