@@ -233,7 +233,10 @@ vm_config()
 # the same machine, CI's among them, finds the objects an earlier one
 # built. Paths are taken relative to the clone (CCACHE_BASEDIR), so that
 # two clones in different folders share hits; the working copy is checked
-# out anew for every variant, so mtimes say nothing (sloppiness).
+# out anew for every variant, so mtimes say nothing (sloppiness). Depend
+# mode takes the headers from the compiler's own -MMD list instead of
+# running the preprocessor once more on a miss: a whole kernel with an
+# empty cache took 374 s against 503 s (976 objects, this machine).
 vm_kmake()
 {
 	if ! command -v ccache >/dev/null; then
@@ -241,7 +244,7 @@ vm_kmake()
 		return
 	fi
 	CCACHE_DIR=$VM_CCACHE_DIR CCACHE_BASEDIR=$VM_ROOT CCACHE_NOHASHDIR=1 \
-	CCACHE_MAXSIZE=${VM_CCACHE_SIZE:-10G} \
+	CCACHE_MAXSIZE=${VM_CCACHE_SIZE:-10G} CCACHE_DEPEND=1 \
 	CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime \
 		make ARCH=$VM_ARCH CC="ccache gcc" "$@"
 }
