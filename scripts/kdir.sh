@@ -17,21 +17,11 @@ fi
 if [ ! -f "$kdir/Makefile" ] || [ ! -f "$kdir/tools/testing/selftests/lib.mk" ]; then
 	DIE_STATUS=2 die "KDIR=$kdir is not a kernel tree with tools/testing/selftests"
 fi
-# libbpf and bpftool compile to the same objects in every clone: through
-# ccache when it is there, in the kernel builds' cache (vm/lib.sh,
-# vm_kmake), paths taken relative to the clone. The objects' debug info
-# names the sources of the clone that filled the cache.
-cc=cc
-if command -v ccache >/dev/null; then
-	cc="ccache cc"
-	export CCACHE_DIR=${VM_CCACHE_DIR:-/var/cache/tc-skip-egress/ccache}
-	export CCACHE_BASEDIR=${build%/*} CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
-fi
 if [ ! -f "$build/libbpf/libbpf.a" ]; then
 	echo "kdir: building libbpf from $kdir"
 	mkdir -p "$build/libbpf"
 	make -s -C "$kdir/tools/lib/bpf" OUTPUT="$build/libbpf/" -j"$(nproc)" \
-		CC="$cc" BUILD_STATIC_ONLY=1 >/dev/null
+		BUILD_STATIC_ONLY=1 >/dev/null
 	make -s -C "$kdir/tools/lib/bpf" OUTPUT="$build/libbpf/" \
 		DESTDIR="$build/libbpf" prefix= install_headers >/dev/null
 fi
@@ -39,5 +29,5 @@ if [ ! -x "$build/bpftool/bpftool" ]; then
 	echo "kdir: building bpftool from $kdir"
 	mkdir -p "$build/bpftool"
 	make -s -C "$kdir/tools/bpf/bpftool" OUTPUT="$build/bpftool/" \
-		CC="$cc" HOSTCC="$cc" VMLINUX_BTF=/sys/kernel/btf/vmlinux -j"$(nproc)" >/dev/null 2>&1
+		VMLINUX_BTF=/sys/kernel/btf/vmlinux -j"$(nproc)" >/dev/null 2>&1
 fi
