@@ -185,6 +185,23 @@ holders()
 	done
 }
 
+# Each "hold WHAT KEY PID" line with the holder's command (blanks as _)
+# and session added. The holder may exit while it is read, a read error
+# that awk's getline makes fatal: then "? -".
+owned()
+{
+	local hold what key pid comm st
+
+	while read -r hold what key pid; do
+		comm=$(cat "/proc/$pid/comm" 2>/dev/null) || comm=?
+		comm=${comm// /_}
+		st=$(cat "/proc/$pid/stat" 2>/dev/null) || st=
+		# After "COMM) ": state, ppid, pgrp, session.
+		read -r _ _ _ st _ <<< "${st##*) }"
+		echo "$hold $what $key $pid ${comm:-?} ${st:--}"
+	done
+}
+
 # The session of process $1.
 session_of()
 {
@@ -203,7 +220,7 @@ session_of()
 # namespace is judged by its holders at this look only.
 attribute_leftovers()
 {
-	{ holders; cat; } | awk -v sids="$1" '
+	{ holders | owned; cat; } | awk -v sids="$1" '
 		BEGIN {
 			n = split(sids, s, " ")
 			for (i = 1; i <= n; i++)
@@ -214,15 +231,8 @@ attribute_leftovers()
 			if ((key, $4) in seen)
 				next
 			seen[key, $4] = 1
-			c = st = ""
-			getline c < ("/proc/" $4 "/comm")
-			close("/proc/" $4 "/comm")
-			getline st < ("/proc/" $4 "/stat")
-			close("/proc/" $4 "/stat")
-			sub(/.*\) /, "", st)
-			split(st, f, " ")
-			who[key] = who[key] " " c "[" $4 "]"
-			if (f[4] in our)
+			who[key] = who[key] " " $5 "[" $4 "]"
+			if ($6 in our)
 				mine[key] = 1
 			held[key] = 1
 			next

@@ -1351,6 +1351,10 @@ st_leftovers_foreign()
 		fail "self-test: could not make a namespace to leak"
 	fi
 	end_leak
+	# A holder that exits while it is looked at: named, not fatal.
+	expect pass "leftover attribution, a holder that has exited: '? -', no error" \
+		bash -c ". $TOP/tests/lib.sh; echo 'hold netns net:[1] 999999999' |
+			owned | grep -qxF 'hold netns net:[1] 999999999 ? -'"
 }
 
 # The leftover check (snapshot, wait_no_leftovers: ARG...) with ip a
