@@ -162,7 +162,7 @@ main()
 	   ! echo "$key" > "$image.key"; then
 		die "$name: cannot store image"
 	fi
-	log "$name: built in $(vm_since "$start") s"
+	log "$name ($(vm_kernel_line)): built in $(vm_since "$start") s"
 	echo "$image"
 }
 
