@@ -155,10 +155,8 @@ t_test_progs_agrees()
 # The VM part's four kernels (6.12 and 6.1, stock and fix), built while
 # the host part runs, niced below it: the host part mostly waits on its
 # network tests, and the builds are most of the VM part's CPU time. The
-# two lines build side by side: after the 6.12 one, the 6.1 builds only
-# began once the 6.12 VM steps were done, and then ran alone, a core idle
-# in each link, with vmtest-lts waiting for them (a second clone's make
-# check: 6.1 images at 709 s, the 6.12 steps done at 535). Only a cache: each VM step still
+# two lines build side by side (docs/checkers.md has the figures; the
+# whole run is CPU-bound either way). Only a cache: each VM step still
 # asks vm/build-kernel.sh for its images (found by their keys, or built
 # there after all, under the same build lock) and judges its own runs;
 # what this job prints is in $OUT/prebuild, for a step that fails. Its
