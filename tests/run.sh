@@ -157,8 +157,9 @@ t_test_progs_agrees()
 # network tests, and the builds are most of the VM part's CPU time. The
 # two lines build side by side (docs/checkers.md has the figures; the
 # whole run is CPU-bound either way). Only a cache: each VM step still
-# asks vm/build-kernel.sh for its images (found by their keys, or built
-# there after all, under the same build lock) and judges its own runs;
+# asks vm/build-kernel.sh for its images (found by their keys, in this
+# clone or in the image cache another clone filled, or built there after
+# all, under the same build lock) and judges its own runs;
 # what this job prints is in $OUT/prebuild, for a step that fails. Its
 # 6.1 builds take the 6.1 tree's lock, not the 6.12 line's: series-check,
 # which needs the 6.12 tree and builds no kernel when the fix's image is
@@ -190,8 +191,6 @@ vm_prebuild()
 	setsid nice -n 19 bash -c '
 		group_nice $$ 19
 		[ "$1" = 0 ] || {
-			VM_LOCK=$2 "$0/vm/vmtest-lts.sh" --prepare
-			echo "prebuild: 6.1 tree made, exit $? ($SECONDS s)"
 			VM_LOCK=$2 "$0/vm/vmtest-lts.sh" --build
 			echo "prebuild: 6.1 tree, stock and fix, exit $? ($SECONDS s)"
 		} &
@@ -250,9 +249,10 @@ vm_prebuild_wait()
 	[ -n "${PREBUILD:-}" ] || return 0
 	wait "$PREBUILD"
 	PREBUILD=
-	# Its own lines, and each kernel's build time (build-kernel.sh).
+	# Its own lines, and where each kernel came from (build-kernel.sh).
 	sed -n -e 's/^prebuild: /# prebuild: /p' \
-		-e 's/^build-kernel\.sh: \(.*: built in .*\)/# prebuild: \1/p' "$OUT/prebuild"
+		-e 's/^build-kernel\.sh: \(.*: \(built in\|taken from\) .*\)/# prebuild: \1/p' \
+		"$OUT/prebuild"
 }
 
 # The VM matrices' TAP and logs stay in this clone's build/ even when the

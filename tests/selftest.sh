@@ -1781,6 +1781,45 @@ st_layers()
 	EOF
 }
 
+# vm/build-kernel.sh takes an image from the image cache only under the
+# key of what it would build: another tree, file or config is a build.
+# The stand-in tree cannot build, so a build fails fast.
+in_image_cache()
+{
+	KDIR=$ST/kc/tree VM_BUILD=$ST/kc/vm VM_IMAGE_CACHE=$ST/kc/cache "$@"
+}
+
+cache_takes()
+{
+	in_image_cache "$TOP/vm/build-kernel.sh" stock >/dev/null &&
+		grep -qx cached "$ST/kc/vm/bzImage-stock"
+}
+
+st_image_cache()
+{
+	local key
+
+	rm -rf "$ST/kc"
+	mkdir -p "$ST/kc/tree" "$ST/kc/cache"
+	printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\n' >"$ST/kc/tree/Makefile"
+	echo 'int x;' >"$ST/kc/tree/a.c"
+	key=$(in_image_cache "$TOP/vm/build-kernel.sh" --key stock)
+	echo cached >"$ST/kc/cache/bzImage-$key"
+	expect pass "image cache, an image under the kernel's key: taken, no tree copied" \
+		bash -c "$(declare -f in_image_cache cache_takes); ST=$ST TOP=$TOP cache_takes &&
+			[ ! -e $ST/kc/vm/src ]"
+	rm -f "$ST/kc/vm/bzImage-stock"*
+	touch -d @1 "$ST/kc/tree/a.c"
+	expect fail "image cache, a file of the tree changed since: not taken" \
+		bash -c "$(declare -f in_image_cache cache_takes); ST=$ST TOP=$TOP cache_takes"
+	rm -rf "$ST/kc/vm"
+	echo '# CONFIG_X is not set' >"$ST/kc/extra.config"
+	expect fail "image cache, another config: another key" \
+		bash -c "[ \"\$(KDIR=$ST/kc/tree VM_EXTRA_CONFIG=$ST/kc/extra.config \
+			$TOP/vm/build-kernel.sh --key stock)\" = \"\$(KDIR=$ST/kc/tree \
+			$TOP/vm/build-kernel.sh --key stock)\" ]"
+}
+
 selftests()
 {
 	local g
@@ -1793,7 +1832,7 @@ selftests()
 		  stress_bad_input vmtest_save host_checks kmsg_writer kmsg_private \
 		  leftovers_foreign leftovers_tunnels stress_kills stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
-		  kernel_compare bisect_observe header_adds layers; do
+		  kernel_compare bisect_observe header_adds layers image_cache; do
 		"st_$g"
 	done
 	selftests_cleanup

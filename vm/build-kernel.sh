@@ -4,6 +4,7 @@
 # Build a bzImage for one kernel: a variant, or a mutant on its base.
 #
 #   vm/build-kernel.sh KERNEL
+#   vm/build-kernel.sh --key KERNEL
 #
 # KERNEL is a variant, stock, seed, iif, both or fix (vm/kernels/; on 6.1
 # stock or fix, vm/kernels/fix-6.1/), or a mutant by its file name
@@ -14,8 +15,11 @@
 # All variants share one git working copy of the 6.12 tree and one object
 # dir: switching variant rewrites only the files the patches touch, so make
 # rebuilds a couple of objects (15-40 s) instead of a whole kernel (5 min).
-# An image whose patches and config are unchanged is not rebuilt.
-# Exits non-zero with a one-line message if the build fails.
+# An image whose key (image_key: tree, compiler, config, patches) is
+# unchanged is not rebuilt, and one that another clone on this machine
+# built is taken from the image cache (VM_IMAGE_CACHE, default
+# /var/cache/tc-skip-egress/images). --key prints the key and builds
+# nothing. Exits non-zero with a one-line message if the build fails.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
@@ -36,24 +40,63 @@ patches()
 	echo "$VM_DIR/mutants/$1.patch"
 }
 
-# What the image depends on: base tree, patch contents and config.
+# What the image depends on: the tree (vm_tree_key), the compiler and
+# linker, the config, how it is built (vm/lib.sh's functions that make
+# it) and the patches. Nothing in it names the clone, so the image cache
+# (VM_IMAGE_CACHE) can serve another clone the same kernel.
 image_key()
 {
 	{
-		git -C "$VM_BUILD/src" rev-parse vm-base
+		echo "$TREE_KEY"
+		gcc --version | head -n 1
+		ld --version | head -n 1
 		vm_config_key
+		declare -f vm_config vm_kmake vm_make
 		cat "$@" /dev/null
 	} | sha256sum | cut -c1-16
 }
 
-# cached IMAGE PATCHES...: IMAGE exists and was built from PATCHES.
+# cached IMAGE KEY: IMAGE exists and was built as KEY says, in this
+# clone or, taken from the image cache now, in another.
 cached()
 {
-	local image=$1
+	[ -f "$1" ] && [ "$(cat "$1.key" 2>/dev/null)" = "$2" ] && return 0
+	take_from_cache "$1" "$2"
+}
 
-	shift
-	[ -f "$image" ] && [ -d "$VM_BUILD/src/.git" ] &&
-		[ "$(cat "$image.key" 2>/dev/null)" = "$(image_key "$@")" ]
+# The image cache: images by key, outside the clone, so that a fresh clone
+# on this machine (CI's among them) boots the kernels an earlier one built
+# instead of building them again: ccache still leaves a kernel's links,
+# objtool and its own lookups, about a minute of CPU each. The key is
+# written after the image, as in a build: a reader never takes a half-copied
+# one. VM_IMAGE_CACHE= (empty) turns it off.
+take_from_cache()
+{
+	local image=$1 key=$2 f=$VM_IMAGE_CACHE/bzImage-$2 tmp
+
+	[ -n "$VM_IMAGE_CACHE" ] && [ -f "$f" ] || return 1
+	mkdir -p "${image%/*}"
+	tmp=$(mktemp "$image.XXXXXX") || return 1
+	cp "$f" "$tmp" && chmod 644 "$tmp" && mv "$tmp" "$image" &&
+		echo "$key" > "$image.key" ||
+		{ rm -f "$tmp"; return 1; }
+	touch "$f"
+	log "${image##*/bzImage-} ($(vm_kernel_line)): taken from $VM_IMAGE_CACHE"
+}
+
+# Store IMAGE ($1) under KEY ($2), and keep the VM_IMAGE_KEEP (default
+# 100, 2-3 MB each) last used. A cache that cannot be written is no error.
+put_in_cache()
+{
+	local tmp
+
+	[ -n "$VM_IMAGE_CACHE" ] || return 0
+	mkdir -p "$VM_IMAGE_CACHE" 2>/dev/null &&
+		tmp=$(mktemp "$VM_IMAGE_CACHE/.new.XXXXXX" 2>/dev/null) &&
+		cp "$1" "$tmp" && chmod 644 "$tmp" && mv "$tmp" "$VM_IMAGE_CACHE/bzImage-$2" ||
+		{ log "cannot store the image in $VM_IMAGE_CACHE"; rm -f "$tmp"; return 0; }
+	ls -t "$VM_IMAGE_CACHE"/bzImage-* | tail -n +$((${VM_IMAGE_KEEP:-100} + 1)) |
+		xargs -r rm -f
 }
 
 # The tree's diff against vm-base that the objects in $VM_OBJ were last
@@ -124,9 +167,11 @@ switch_tree()
 
 main()
 {
-	local kernel=$1 name image start plist log key base=
+	local kernel name image start plist log key base= key_only=0
 	local -a list
 
+	[ "${1:-}" = --key ] && { key_only=1; shift; }
+	kernel=${1:-}
 	[ $# -eq 1 ] && [ -n "$kernel" ] || usage
 	vm_kernel_line >/dev/null || exit 2
 	vm_is_mutant "$kernel" && base=$(vm_mutant_base "$kernel")-
@@ -134,23 +179,25 @@ main()
 	image=$VM_BUILD/bzImage-$name
 	plist=$(patches "$kernel") || exit 1
 	read -r -d "" -a list <<< "$plist"
+	# The key of what this build reads, taken before it reads it: a config
+	# fragment edited during a build must not be recorded as built in.
+	TREE_KEY=$(vm_tree_key)
+	key=$(image_key "${list[@]}")
+	[ $key_only = 0 ] || { echo "$key"; return 0; }
 
 	# A cached image needs no lock: its key is written after it.
-	if cached "$image" "${list[@]}"; then
+	if cached "$image" "$key"; then
 		echo "$image"
 		return 0
 	fi
 	vm_lock
 	vm_src_init || die "$name: cannot make $VM_BUILD/src"
-	if cached "$image" "${list[@]}"; then
+	if cached "$image" "$key"; then
 		echo "$image"
 		return 0
 	fi
 
 	start=$(vm_now)
-	# The key of what this build reads, taken before it reads it: a config
-	# fragment edited during a build must not be recorded as built in.
-	key=$(image_key "${list[@]}")
 	switch_tree "${list[@]}" || die "$name: patches do not apply"
 	log=$VM_BUILD/logs/build-$name.log
 	keep_header_times || die "$name: cannot read the tree's diff"
@@ -162,6 +209,7 @@ main()
 	   ! echo "$key" > "$image.key"; then
 		die "$name: cannot store image"
 	fi
+	put_in_cache "$image" "$key"
 	log "$name ($(vm_kernel_line)): built in $(vm_since "$start") s"
 	echo "$image"
 }

@@ -8,13 +8,10 @@
 #
 #   vm/vmtest-lts.sh [-t TEST]... [--front kselftest|test_progs]...
 #   vm/vmtest-lts.sh --build
-#   vm/vmtest-lts.sh --prepare
 #
 # -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
 # --front    one front end (default both, side by side: 4 VMs at once).
 # --build    only the tree and the two kernels' images (vmtest.sh --build).
-# --prepare  only the tree and its git copy (make check makes them beside
-#            the 6.12 builds: one core each, mostly the disk).
 #
 # KDIR_LTS (default build/linux-source-6.1, extracted from Debian's
 # tarball, installed when missing) and VM_BUILD_LTS (default
@@ -68,16 +65,6 @@ lts_tree()
 
 # vmtest.sh on the 6.1 line: its tree, build folder and the lock of the
 # 6.12 line's builds.
-# The tree and build-kernel.sh's git copy of it, under the builds' lock.
-prepare_src()
-{
-	lts_tree
-	vm_kernel_line "$KDIR_LTS" KDIR_LTS >/dev/null || exit 2
-	KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS
-	vm_lock
-	vm_src_init || die "cannot make $VM_BUILD/src"
-}
-
 vmtest_lts()
 {
 	KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS VM_LOCK=$VM_LOCK "$VM_DIR/vmtest.sh" "$@"
@@ -88,7 +75,6 @@ main()
 	local line front version i build=0 rc=0
 	local -a pids=()
 
-	[ "${1:-}" = --prepare ] && { prepare_src; return; }
 	[ "${1:-}" = --build ] && { build=1; shift; }
 	vm_parse_args "-t --front" "$@"
 	lts_tree
