@@ -131,10 +131,11 @@ static int root_mirror_filter(struct tse_test *t, const char *then)
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
 	if (t->net.root_gact)
 		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
-	return tse_tc(t, TSE_NS_SENDER,
-		      "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s%s\n",
-		      tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC), gact,
-		      then);
+	return tse_tc_queue(t, TSE_NS_SENDER,
+			    "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s%s\n",
+			    tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC),
+			    gact, then) ?:
+	       tse_tc_flush(t);
 }
 
 /* va's root qdisc, a counter first in it, the monitor on vd. */
@@ -295,8 +296,9 @@ static void judge_tcp_stream(struct tse_test *t)
 static int setup_shaped_ifb(struct tse_test *t)
 {
 	return setup_egress_mirred(t) ?:
-	       tse_tc(t, TSE_NS_SENDER, "qdisc add dev %s root tbf %s\n",
-		      tse_dev(t, TSE_IFB), "rate 100kbit burst 200 limit 100000");
+	       tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s root tbf %s\n",
+			    tse_dev(t, TSE_IFB), "rate 100kbit burst 200 limit 100000") ?:
+	       tse_tc_flush(t);
 }
 
 static void judge_shaped_ifb(struct tse_test *t)

@@ -332,8 +332,7 @@ static int tse_flush(struct tse_test *t)
 
 /*
  * tc commands, one a line, in one of the test's namespaces: tse_tc_queue()
- * adds them to the namespace's batch, which tse_tc_flush() runs; tse_tc()
- * does both.
+ * adds them to the namespace's batch, which tse_tc_flush() runs.
  */
 __printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
 				const char *fmt, ...)
@@ -350,18 +349,6 @@ __printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
 int tse_tc_flush(struct tse_test *t)
 {
 	return tse_flush(t);
-}
-
-__printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
-			  const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = tse_vqueue(t, ns, TSE_TC, fmt, ap);
-	va_end(ap);
-	return ret ?: tse_flush(t);
 }
 
 /* A batch too long for a format string, e.g. a hundred filters. */

@@ -18,8 +18,6 @@ void tse_chomp(char *s);
 __printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
 				const char *fmt, ...);
 int tse_tc_flush(struct tse_test *t);
-__printf(3, 4) int tse_tc(struct tse_test *t, enum tse_ns ns,
-			  const char *fmt, ...);
 int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds);
 int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
 		 struct bpf_program *prog, int prio);
