@@ -191,14 +191,19 @@ vm_prebuild()
 	setsid nice -n 19 bash -c '
 		group_nice $$ 19
 		[ "$1" = 0 ] || {
-			VM_LOCK=$2 "$0/vm/vmtest-lts.sh" --build
+			VM_LOCK=$3 "$0/vm/vmtest-lts.sh" --build
 			echo "prebuild: 6.1 tree, stock and fix, exit $? ($SECONDS s)"
 		} &
 		"$0/vm/vmtest.sh" --build stock fix
 		echo "prebuild: 6.12 stock and fix, exit $? ($SECONDS s)"
 		group_nice $$ 19
+		[ "$2" = 0 ] || {
+			"$0/vm/build-kernel.sh" --tree
+			echo "prebuild: 6.12 git copy for series-check, exit $? ($SECONDS s)"
+		}
 		wait' \
-		"$TOP" "${CHECK_LTS:-1}" "$TOP/build/vm-6.1/src.lock" >"$OUT/prebuild" 2>&1 &
+		"$TOP" "${CHECK_LTS:-1}" "${CHECK_SERIES:-1}" "$TOP/build/vm-6.1/src.lock" \
+		>"$OUT/prebuild" 2>&1 &
 	PREBUILD=$!
 }
 

@@ -5,6 +5,7 @@
 #
 #   vm/build-kernel.sh KERNEL
 #   vm/build-kernel.sh --key KERNEL
+#   vm/build-kernel.sh --tree
 #
 # KERNEL is a variant, stock, seed, iif, both or fix (vm/kernels/; on 6.1
 # stock or fix, vm/kernels/fix-6.1/), or a mutant by its file name
@@ -19,7 +20,9 @@
 # unchanged is not rebuilt, and one that another clone on this machine
 # built is taken from the image cache (VM_IMAGE_CACHE, default
 # /var/cache/tc-skip-egress/images). --key prints the key and builds
-# nothing. Exits non-zero with a one-line message if the build fails.
+# nothing; --tree only makes the git copy (series-check applies the
+# series to it: make check's prebuild makes it while the host part runs).
+# Exits non-zero with a one-line message if the build fails.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
@@ -170,6 +173,11 @@ main()
 	local kernel name image start plist log key base= key_only=0
 	local -a list
 
+	if [ "${1:-}" = --tree ] && [ $# -eq 1 ]; then
+		vm_lock
+		vm_src_init || die "cannot make $VM_BUILD/src"
+		return
+	fi
 	[ "${1:-}" = --key ] && { key_only=1; shift; }
 	kernel=${1:-}
 	[ $# -eq 1 ] && [ -n "$kernel" ] || usage
