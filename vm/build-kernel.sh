@@ -67,6 +67,18 @@ cached()
 	take_from_cache "$1" "$2"
 }
 
+# Copy FILE ($1) to DEST ($2) through a rename in DEST's folder, so that
+# no reader sees half a file. The temporary name starts with a dot: the
+# image cache's pruning (bzImage-*) does not see it.
+copy_whole()
+{
+	local tmp
+
+	tmp=$(mktemp "${2%/*}/.copy.XXXXXX") || return 1
+	cp "$1" "$tmp" && chmod 644 "$tmp" && mv "$tmp" "$2" ||
+		{ rm -f "$tmp"; return 1; }
+}
+
 # The image cache: images by key, outside the clone, so that a fresh clone
 # on this machine (CI's among them) boots the kernels an earlier one built
 # instead of building them again: ccache still leaves a kernel's links,
@@ -75,14 +87,11 @@ cached()
 # one. VM_IMAGE_CACHE= (empty) turns it off.
 take_from_cache()
 {
-	local image=$1 key=$2 f=$VM_IMAGE_CACHE/bzImage-$2 tmp
+	local image=$1 key=$2 f=$VM_IMAGE_CACHE/bzImage-$2
 
 	[ -n "$VM_IMAGE_CACHE" ] && [ -f "$f" ] || return 1
-	mkdir -p "${image%/*}"
-	tmp=$(mktemp "$image.XXXXXX") || return 1
-	cp "$f" "$tmp" && chmod 644 "$tmp" && mv "$tmp" "$image" &&
-		echo "$key" > "$image.key" ||
-		{ rm -f "$tmp"; return 1; }
+	mkdir -p "${image%/*}" && copy_whole "$f" "$image" &&
+		echo "$key" > "$image.key" || return 1
 	touch "$f"
 	log "${image##*/bzImage-} ($(vm_kernel_line)): taken from $VM_IMAGE_CACHE"
 }
@@ -91,13 +100,10 @@ take_from_cache()
 # 100, 2-3 MB each) last used. A cache that cannot be written is no error.
 put_in_cache()
 {
-	local tmp
-
 	[ -n "$VM_IMAGE_CACHE" ] || return 0
 	mkdir -p "$VM_IMAGE_CACHE" 2>/dev/null &&
-		tmp=$(mktemp "$VM_IMAGE_CACHE/.new.XXXXXX" 2>/dev/null) &&
-		cp "$1" "$tmp" && chmod 644 "$tmp" && mv "$tmp" "$VM_IMAGE_CACHE/bzImage-$2" ||
-		{ log "cannot store the image in $VM_IMAGE_CACHE"; rm -f "$tmp"; return 0; }
+		copy_whole "$1" "$VM_IMAGE_CACHE/bzImage-$2" 2>/dev/null ||
+		{ log "cannot store the image in $VM_IMAGE_CACHE"; return 0; }
 	ls -t "$VM_IMAGE_CACHE"/bzImage-* | tail -n +$((${VM_IMAGE_KEEP:-100} + 1)) |
 		xargs -r rm -f
 }
