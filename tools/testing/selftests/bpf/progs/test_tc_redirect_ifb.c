@@ -222,9 +222,34 @@ static __always_inline void count_tcp_skb(struct __sk_buff *skb,
 		__sync_fetch_and_add(&runs->ifb, 1);
 }
 
+/* Keep what @hook's program reads of a test packet of the redirected flow. */
+static __always_inline void keep_fields(struct __sk_buff *skb,
+					enum tse_hook hook,
+					struct tse_packet *pkt)
+{
+	struct tse_fields *f;
+
+	if (pkt->flow != TSE_FLOW_REDIRECTED)
+		return;
+	f = &counters.fields[hook][pkt->seq & (TSE_MAX_PKTS - 1)];
+	f->mark = skb->mark;
+	f->priority = skb->priority;
+	f->tc_index = skb->tc_index;
+	f->ingress_ifindex = skb->ingress_ifindex;
+	f->tstamp_type = skb->tstamp_type;
+	f->pkt_type = skb->pkt_type;
+	f->queue_mapping = skb->queue_mapping;
+	f->ifindex = skb->ifindex;
+	f->tc_classid = skb->tc_classid;
+	f->protocol = bpf_ntohs(skb->protocol);
+	f->vlan_present = skb->vlan_present;
+	f->vlan_tci = skb->vlan_tci;
+}
+
 /*
- * Count one run of @hook. The add's own return value is not used: without
- * alu32 atomics (-mcpu=v2), only a plain atomic add is available.
+ * Count one run of @hook, and keep what it read of a test datagram before
+ * any program of ours changes it. The add's own return value is not used:
+ * without alu32 atomics (-mcpu=v2), only a plain atomic add is available.
  */
 static __always_inline enum tse_kind count(struct __sk_buff *skb,
 					   enum tse_hook hook,
@@ -234,6 +259,7 @@ static __always_inline enum tse_kind count(struct __sk_buff *skb,
 
 	if (kind == TSE_KIND_UDP) {
 		__sync_fetch_and_add(seen(hook, pkt), 1);
+		keep_fields(skb, hook, pkt);
 	} else if (kind == TSE_KIND_TCP) {
 		__sync_fetch_and_add(&counters.tcp.skbs[hook], 1);
 		__sync_fetch_and_add(&counters.tcp.segs[hook],
@@ -301,40 +327,18 @@ int tse_count_tail(struct __sk_buff *skb)
 	return count_and_go_on(skb, TSE_HOOK_TAIL);
 }
 
-/* Count, and keep what a redirected test packet looked like at @hook. */
-static __always_inline int count_and_keep(struct __sk_buff *skb,
-					  enum tse_hook hook,
-					  struct tse_fields *fields)
-{
-	struct tse_fields *f;
-	struct tse_packet pkt;
-
-	if (count(skb, hook, &pkt) != TSE_KIND_UDP ||
-	    pkt.flow != TSE_FLOW_REDIRECTED)
-		return TC_ACT_UNSPEC;
-	f = &fields[pkt.seq & (TSE_MAX_PKTS - 1)];
-	f->mark = skb->mark;
-	f->priority = skb->priority;
-	f->tc_index = skb->tc_index;
-	f->ingress_ifindex = skb->ingress_ifindex;
-	f->tstamp_type = skb->tstamp_type;
-	f->pkt_type = skb->pkt_type;
-	f->queue_mapping = skb->queue_mapping;
-	return TC_ACT_UNSPEC;
-}
-
 /* The receiving device's ingress. */
 SEC("tc")
 int tse_count_peer(struct __sk_buff *skb)
 {
-	return count_and_keep(skb, TSE_HOOK_PEER, counters.peer_fields);
+	return count_and_go_on(skb, TSE_HOOK_PEER);
 }
 
 /* The egress of the plain device that tse_redirect_target sends to. */
 SEC("tc")
 int tse_count_target(struct __sk_buff *skb)
 {
-	return count_and_keep(skb, TSE_HOOK_TARGET, counters.target_fields);
+	return count_and_go_on(skb, TSE_HOOK_TARGET);
 }
 
 SEC("tc")

@@ -90,8 +90,9 @@ struct tse_tcp_runs {
 #define TSE_TCP_SKBS	8192	/* 1 MiB is at most 725 full-sized segments */
 
 /*
- * What a hook read of each redirected test packet: the fields a tc BPF
- * program sees that the fix could change on its way.
+ * What a hook's program read of a test packet of the redirected flow, the
+ * last time it ran for it: the fields a tc BPF program sees, which the fix
+ * must leave as stock has them except where it means to change them.
  */
 struct tse_fields {
 	__u32 mark;
@@ -101,6 +102,11 @@ struct tse_fields {
 	__u32 tstamp_type;
 	__u32 pkt_type;
 	__u32 queue_mapping;
+	__u32 ifindex;
+	__u32 tc_classid;
+	__u32 protocol;		/* in host byte order */
+	__u32 vlan_present;
+	__u32 vlan_tci;
 };
 
 struct tse_counters {
@@ -112,8 +118,7 @@ struct tse_counters {
 	__u32 in_ifb;		/* redirected packets between gate and root qdisc */
 	__u32 max_in_ifb;	/* the most of them at once: ifb's largest batch */
 	__u32 iif_zero;		/* test packets that entered ifb with skb_iif 0 */
-	struct tse_fields peer_fields[TSE_MAX_PKTS];	/* at TSE_HOOK_PEER */
-	struct tse_fields target_fields[TSE_MAX_PKTS];	/* at TSE_HOOK_TARGET */
+	struct tse_fields fields[TSE_HOOKS][TSE_MAX_PKTS];
 };
 
 #endif /* __TEST_TC_REDIRECT_IFB_H */

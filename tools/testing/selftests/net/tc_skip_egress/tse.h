@@ -28,7 +28,7 @@ enum tse_cmp {
 	TSE_GE,
 };
 
-#define TSE_MAX_CHECKS	32
+#define TSE_MAX_CHECKS	128
 #define TSE_TEXT	256
 
 /* One observation compared with what a correct kernel gives. */

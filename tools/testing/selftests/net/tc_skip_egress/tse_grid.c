@@ -9,6 +9,7 @@
 #endif
 #include <stdio.h>
 #include <string.h>
+#include <linux/if_packet.h>
 
 #include "tse_result.h"
 #include "tse_topology.h"
@@ -400,6 +401,15 @@ static const struct tse_observer observers[OBS_COUNT] = {
 				&tse_duplicated, &tse_wrong_device },
 };
 
+/* A failure that shows what stock shows says stock's rule. */
+static void set_stock(struct tse_check *c, long long value, struct tse_rule want,
+		      struct tse_rule stock)
+{
+	c->stock = value;
+	if (!tse_check_ok(c) && stock.why != want.why && c->got == c->stock)
+		c->meaning = stock.why;
+}
+
 /*
  * @row per packet, else @total for all the row's packets. A failure says
  * the rule a correct kernel keeps or, where the kernel shows what stock
@@ -425,11 +435,8 @@ static void observe(struct tse_test *t, enum tse_obs o, const unsigned int *row,
 	else
 		c = __tse_expect(where, t, obs->what, total, (long long)want.value * n,
 				 &more, &less);
-	if (!c)
-		return;
-	c->stock = (long long)stock.value * n;
-	if (!tse_check_ok(c) && stock.why != want.why && c->got == c->stock)
-		c->meaning = stock.why;
+	if (c)
+		set_stock(c, (long long)stock.value * n, want, stock);
 }
 
 static long long sum(const unsigned int *row, int n)
@@ -482,8 +489,219 @@ static void observe_peer(struct tse_test *t)
 	if (t->net.peer_gact)
 		observe(t, OBS_PEER_GACT, NULL,
 			(long long)tse_moved(t, TSE_VB).peer_gact - t->traffic.fences);
-	tse_expect_peer_fields(t);
 	observe(t, OBS_TAP, t->traffic.tapped, 0);
+}
+
+/* A hook whose program keeps what it read of each packet (struct tse_fields). */
+struct field_hook {
+	enum tse_hook hook;
+	enum tse_obs obs;	/* the observer that counts its runs */
+	enum tse_dev dev;	/* the device it is on */
+	const char *place;
+};
+
+static const char *const nothing_read = "no packet reaches the hook: its program reads nothing";
+static const char *const on_device = "skb->ifindex is the device the hook is on";
+static const char *const sent_here =
+	"a packet sent from this host has no input device, and the hook sees it before ifb";
+static const char *const stock_again_iif =
+	"stock: the hook reads the packet again after ifb, which set skb_iif to itself";
+static const char *const ifb_home = "ifb set skb_iif to itself when it re-injected the packet";
+static const char *const tunnel_scrub =
+	"the tunnel's xmit scrubs the packet (skb_scrub_packet()): no input device";
+static const char *const redirect_home =
+	"the redirect set skb_iif to the device it redirected from, where ifb returns the packet";
+static const char *const received = "skb_iif is the device that received the packet";
+static const char *const first_mark =
+	"the hook is the first the packet meets: no loop breaker counted it yet";
+static const char *const stock_again_mark =
+	"stock: the hook reads the packet again, after the loop breaker counted it once";
+static const char *const gate_mark = "ifb's gate reads the mark before it counts the entry";
+static const char *const breaker_once =
+	"the loop breaker counted the packet once before this hook: skb->mark survives ifb";
+static const char *const breaker_twice =
+	"the root qdisc's counter, the loop breaker here, counted the packet before ifb and after";
+static const char *const stock_breaker_twice =
+	"stock: the site's program, the loop breaker here, ran twice before this hook";
+static const char *const scrubbed = "the crossing into another namespace clears the mark";
+static const char *const vlan_tag =
+	"the vlan device tags the packet out of band: the device below and the peer see vlan 10";
+static const char *const family = "skb->protocol is the test's family (below a tunnel, the outer header's: the same)";
+static const char *const for_us = "the frame is for the receiving device's MAC";
+static const char *const for_other =
+	"the frame is for another MAC than the receiving device's (a macvlan's, or vb's at vd)";
+static const char *const sent = "an outgoing packet is PACKET_HOST until a device receives it";
+static const char *const unset = "nothing on the packet's way sets it";
+
+#define TSE_VLAN_ID	10
+
+/* The hooks of row @p whose programs keep fields; returns how many. */
+static int field_hooks(struct tse_test *t, struct field_hook *h)
+{
+	const struct tse_point *p = &t->s->point;
+	enum tse_dev dev = site_dev(t, TSE_FLOW_REDIRECTED);
+	int n = 0;
+
+	if (p->site != TSE_SITE_ROOT)
+		h[n++] = (struct field_hook){ site_hook(p), OBS_HOOK, dev,
+					      "the egress hook's first program" };
+	h[n++] = (struct field_hook){ TSE_HOOK_REINJECT, OBS_ROOT, dev,
+				      "the root qdisc's first filter" };
+	if (p->upper)
+		h[n++] = (struct field_hook){ TSE_HOOK_LOWER, OBS_LOWER, TSE_VA,
+					      "va's root qdisc filter" };
+	if (!p->solo)
+		h[n++] = (struct field_hook){ TSE_HOOK_IFB, OBS_IFB_GATE, TSE_IFB,
+					      "ifb's gate" };
+	h[n++] = (struct field_hook){ TSE_HOOK_PEER, OBS_PEER, TSE_VB, "vb's ingress" };
+	if (mirrors(p))
+		h[n++] = (struct field_hook){ TSE_HOOK_MIRROR, OBS_MIRROR, TSE_VD,
+					      "vd's ingress, of the copies" };
+	return n;
+}
+
+/* ingress_ifindex, that is skb_iif, at @h after @runs runs there. */
+static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
+				int runs, bool stock)
+{
+	const struct tse_point *p = &t->s->point;
+	int ifb = t->net.ifindex[TSE_IFB];
+
+	switch (h->hook) {
+	case TSE_HOOK_IFB:
+		if (stock && !root_site(p) && p->site != TSE_SITE_CLSACT_MIRRED)
+			return (struct tse_rule){ 0, stock_iif };
+		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
+					  redirect_home };
+	case TSE_HOOK_REINJECT:
+		return (struct tse_rule){ ifb, ifb_home };
+	case TSE_HOOK_LOWER:
+		if (p->upper == TSE_UPPER_TUNNEL)
+			return (struct tse_rule){ 0, tunnel_scrub };
+		return (struct tse_rule){ ifb, ifb_home };
+	case TSE_HOOK_PEER:
+	case TSE_HOOK_MIRROR:
+		return (struct tse_rule){ t->net.ifindex[h->dev], received };
+	default:
+		if (runs > 1)
+			return (struct tse_rule){ ifb, stock_again_iif };
+		return (struct tse_rule){ 0, sent_here };
+	}
+}
+
+/*
+ * skb->mark at @h: the loop breaker's count of the packet's passes
+ * (break_loop()), read before the breaker at @h counts.
+ */
+static struct tse_rule mark_rule(const struct tse_point *p, const struct field_hook *h,
+				 int runs, bool stock)
+{
+	int site_runs = (stock ? stock_rule(p, OBS_HOOK) : correct_rule(p, OBS_HOOK)).value;
+
+	switch (h->hook) {
+	case TSE_HOOK_PEER:
+	case TSE_HOOK_MIRROR:
+		return (struct tse_rule){ 0, scrubbed };
+	case TSE_HOOK_IFB:
+		return (struct tse_rule){ 0, gate_mark };
+	case TSE_HOOK_REINJECT:
+	case TSE_HOOK_LOWER:
+		if (!p->solo)
+			return (struct tse_rule){ 1, breaker_once };
+		if (!root_site(p))
+			return site_runs > 1 ? (struct tse_rule){ site_runs, stock_breaker_twice } :
+					       (struct tse_rule){ 1, breaker_once };
+		if (h->hook == TSE_HOOK_LOWER)
+			return (struct tse_rule){ 2, breaker_twice };
+		return (struct tse_rule){ 1, breaker_once };
+	default:
+		if (runs > 1)
+			return (struct tse_rule){ 1, stock_again_mark };
+		return (struct tse_rule){ 0, first_mark };
+	}
+}
+
+static struct tse_rule pkt_type_rule(const struct tse_point *p, const struct field_hook *h)
+{
+	if (h->hook == TSE_HOOK_MIRROR ||
+	    (h->hook == TSE_HOOK_PEER && p->upper == TSE_UPPER_MACVLAN))
+		return (struct tse_rule){ PACKET_OTHERHOST, for_other };
+	if (h->hook == TSE_HOOK_PEER)
+		return (struct tse_rule){ PACKET_HOST, for_us };
+	return (struct tse_rule){ PACKET_HOST, sent };
+}
+
+static struct tse_rule vlan_rule(const struct tse_point *p, const struct field_hook *h,
+				 enum tse_field_id f)
+{
+	if (p->upper != TSE_UPPER_VLAN ||
+	    (h->hook != TSE_HOOK_LOWER && h->hook != TSE_HOOK_PEER))
+		return (struct tse_rule){ 0, unset };
+	return (struct tse_rule){ f == TSE_FIELD_VLAN_PRESENT ? 1 : TSE_VLAN_ID, vlan_tag };
+}
+
+/* What the program at @h reads of field @f, on a correct kernel or on stock. */
+static struct tse_rule field_rule(struct tse_test *t, const struct field_hook *h,
+				  enum tse_field_id f, bool stock)
+{
+	const struct tse_point *p = &t->s->point;
+	int runs = (stock ? stock_rule(p, h->obs) : correct_rule(p, h->obs)).value;
+
+	if (runs <= 0)
+		return (struct tse_rule){ 0, nothing_read };
+	switch (f) {
+	case TSE_FIELD_IFINDEX:
+		return (struct tse_rule){ t->net.ifindex[h->dev], on_device };
+	case TSE_FIELD_INGRESS_IFINDEX:
+		return iif_rule(t, h, runs, stock);
+	case TSE_FIELD_MARK:
+		return mark_rule(p, h, runs, stock);
+	case TSE_FIELD_PKT_TYPE:
+		return pkt_type_rule(p, h);
+	case TSE_FIELD_PROTOCOL:
+		return (struct tse_rule){ tse_ethertype(t), family };
+	case TSE_FIELD_VLAN_PRESENT:
+	case TSE_FIELD_VLAN_TCI:
+		return vlan_rule(p, h, f);
+	default:
+		return (struct tse_rule){ 0, unset };
+	}
+}
+
+/* Each field the program at @h read of each packet, against the model. */
+static void observe_fields(struct tse_test *t, const struct field_hook *h)
+{
+	unsigned int row[TSE_MAX_PKTS];
+	struct tse_rule want, stock;
+	char where[48], what[112];
+	struct tse_meaning m;
+	struct tse_check *c;
+	int f;
+
+	for (f = 0; f < TSE_NR_FIELDS; f++) {
+		want = field_rule(t, h, f, false);
+		stock = field_rule(t, h, f, true);
+		m = (struct tse_meaning){ tse_fields_changed.word, want.why };
+		tse_field_row(t, h->hook, f, row);
+		snprintf(where, sizeof(where), "model.%s.%s", observers[h->obs].key,
+			 tse_fields[f].name);
+		snprintf(what, sizeof(what), "%s that %s read (BPF)", tse_fields[f].name,
+			 h->place);
+		c = __tse_expect_each(where, t, what, row, want.value, &m, &m);
+		if (c)
+			set_stock(c, stock.value, want, stock);
+	}
+}
+
+/* The hooks a correct kernel's packets reach; stock's may read nothing. */
+static void observe_all_fields(struct tse_test *t)
+{
+	struct field_hook hooks[6];
+	int i, n = field_hooks(t, hooks);
+
+	for (i = 0; i < n; i++)
+		if (correct_rule(&t->s->point, hooks[i].obs).value > 0)
+			observe_fields(t, &hooks[i]);
 }
 
 /*
@@ -522,4 +740,5 @@ void tse_grid_judge(struct tse_test *t)
 		observe(t, OBS_AGG_DELIVERED, t->traffic.delivered[TSE_FLOW_SECOND], 0);
 	}
 	observe_links(t);
+	observe_all_fields(t);
 }

@@ -6,6 +6,30 @@
 
 #pragma GCC visibility push(hidden)
 
+/* The fields of struct tse_fields, in its order. */
+enum tse_field_id {
+	TSE_FIELD_MARK,
+	TSE_FIELD_PRIORITY,
+	TSE_FIELD_TC_INDEX,
+	TSE_FIELD_INGRESS_IFINDEX,
+	TSE_FIELD_TSTAMP_TYPE,
+	TSE_FIELD_PKT_TYPE,
+	TSE_FIELD_QUEUE_MAPPING,
+	TSE_FIELD_IFINDEX,
+	TSE_FIELD_TC_CLASSID,
+	TSE_FIELD_PROTOCOL,
+	TSE_FIELD_VLAN_PRESENT,
+	TSE_FIELD_VLAN_TCI,
+	TSE_NR_FIELDS,
+};
+
+struct tse_field {
+	const char *name;
+	size_t offset;
+};
+
+extern const struct tse_field tse_fields[TSE_NR_FIELDS];
+
 const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
 				enum tse_flow flow);
 struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev);
@@ -30,6 +54,9 @@ void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow);
 void tse_expect_root_qdisc_once(struct tse_test *t);
 void tse_expect_root_actions(struct tse_test *t);
 void tse_expect_root_class(struct tse_test *t, enum tse_dev dev);
+unsigned int tse_ethertype(struct tse_test *t);
+void tse_field_row(struct tse_test *t, enum tse_hook hook,
+		   enum tse_field_id field, unsigned int *row);
 void tse_expect_peer_fields(struct tse_test *t);
 void tse_expect_target_fields(struct tse_test *t);
 void tse_expect_gso_once(struct tse_test *t);

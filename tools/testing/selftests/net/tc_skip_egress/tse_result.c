@@ -74,6 +74,11 @@ const struct tse_meaning tse_misclassified = {
 	"packets ifb re-injected did not reach the root qdisc class their filter chose"
 };
 
+const struct tse_meaning tse_fields_changed = {
+	"fields-changed",
+	"a BPF program read a field of the packet that differs from what the kernel is meant to give it there"
+};
+
 const struct tse_meaning tse_kernel_warning = {
 	"kernel-warning", "the kernel logged a warning while the test ran"
 };
