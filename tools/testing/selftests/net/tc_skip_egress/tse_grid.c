@@ -556,7 +556,7 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	h[n++] = (struct field_hook){ TSE_HOOK_PEER, OBS_PEER, TSE_VB, "vb's ingress" };
 	if (mirrors(p))
 		h[n++] = (struct field_hook){ TSE_HOOK_MIRROR, OBS_MIRROR, TSE_VD,
-					      "vd's ingress, of the copies" };
+					      "the monitor's ingress (vd)" };
 	return n;
 }
 
