@@ -471,6 +471,26 @@ int tse_resubmit(struct __sk_buff *skb)
 	return bpf_redirect(skb->ifindex, 0);
 }
 
+/*
+ * A router's input: the odd datagrams go to a second output (rb2),
+ * readdressed to its peer, the even ones on to routing and rb. A burst's
+ * datagrams arrive in one softirq run, so each ifb batch holds packets of
+ * both outputs.
+ */
+SEC("tc")
+int tse_split_odd(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+
+	if (count(skb, TSE_HOOK_IN, &pkt) != TSE_KIND_UDP ||
+	    pkt.flow != TSE_FLOW_REDIRECTED || !(pkt.seq & 1))
+		return TC_ACT_UNSPEC;
+	if (bpf_skb_store_bytes(skb, 0, (const void *)cfg.target_mac,
+				sizeof(cfg.target_mac), 0))
+		return TC_ACT_SHOT;
+	return bpf_redirect(cfg.target_ifindex, 0);
+}
+
 /* Redirected packets inside ifb now, and the most there were at once. */
 static __always_inline void track_batch(void)
 {

@@ -85,6 +85,7 @@ enum tse_dev {
 	TSE_VD,		/* its peer, where the copies are counted */
 	TSE_VA2,	/* a second sender veth: aggregate rows, a redirect target */
 	TSE_VB2,	/* its peer */
+	TSE_RB2,	/* a router's second output veth, vb2's peer */
 	TSE_DEVS,
 };
 
@@ -153,6 +154,7 @@ struct tse_shape {
 	bool aggregate;		/* a second veth pair, va2 - vb2, its own flow */
 	bool target;		/* va2 - vb2, a plain target for bpf_redirect() */
 	bool bare;		/* clsact only where the scenario adds one */
+	bool second_output;	/* routed: rb2 - vb2, for what ra's program sends */
 };
 
 enum tse_traffic {

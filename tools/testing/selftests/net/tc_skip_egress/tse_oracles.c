@@ -369,6 +369,26 @@ void tse_expect_target_fields(struct tse_test *t)
 	expect_fields(t, TSE_HOOK_TARGET, &want, "va2's egress");
 }
 
+/*
+ * burst_two_devices: the even datagrams leave by rb, to vb, the odd ones by
+ * rb2, to vb2; the clsact qdiscs of both count each packet once between
+ * them.
+ */
+void tse_expect_two_homes(struct tse_test *t)
+{
+	long long odd = t->pkts / 2, clsact;
+
+	clsact = (long long)tse_moved(t, TSE_RB).clsact + tse_moved(t, TSE_RB2).clsact -
+		 tse_background(t, TSE_HOOK_HEAD);
+	tse_expect(t, "test packets the clsact qdiscs on rb and rb2 counted", clsact,
+		   t->pkts, &tse_reclassified, &tse_skipped);
+	tse_expect(t, "packets vb received, fences aside: the even ones (veth rx_packets)",
+		   (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences, t->pkts - odd,
+		   &tse_wrong_home, &tse_wrong_home);
+	tse_expect(t, "packets vb2 received: the odd ones (veth rx_packets)",
+		   (long long)tse_moved(t, TSE_VB2).rx, odd, &tse_wrong_home, &tse_wrong_home);
+}
+
 void tse_expect_gso_once(struct tse_test *t)
 {
 	const unsigned int *gate = tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED);

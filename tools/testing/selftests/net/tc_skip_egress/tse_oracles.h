@@ -59,6 +59,7 @@ void tse_field_row(struct tse_test *t, enum tse_hook hook,
 		   enum tse_field_id field, unsigned int *row);
 void tse_expect_peer_fields(struct tse_test *t);
 void tse_expect_target_fields(struct tse_test *t);
+void tse_expect_two_homes(struct tse_test *t);
 void tse_expect_gso_once(struct tse_test *t);
 void tse_expect_batched(struct tse_test *t);
 void tse_expect_shaped(struct tse_test *t);

@@ -276,6 +276,36 @@ static void judge_burst(struct tse_test *t)
 	tse_expect_batched(t);
 }
 
+/*
+ * burst_two_devices: ra's program marks the burst's odd datagrams, which a
+ * rule sends out of rb2; the even ones leave by rb. Both redirect to one
+ * ifb, which the datagrams reach together: one batch holds packets of both
+ * devices, and ifb must return each to its own.
+ */
+static int setup_burst_two_devices(struct tse_test *t)
+{
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
+
+	return tse_count_at(t, TSE_RA, false, progs->tse_split_odd, 1) ?:
+	       head_and_mirred(t, TSE_RB, true, TSE_IFB) ?:
+	       head_and_mirred(t, TSE_RB2, true, TSE_IFB) ?:
+	       tse_root_qdisc(t, TSE_RB) ?: tse_root_qdisc(t, TSE_RB2) ?:
+	       tse_count_at_root(t, TSE_RB, progs->tse_count_reinject) ?:
+	       tse_count_at_root(t, TSE_RB2, progs->tse_count_reinject);
+}
+
+static void judge_burst_two_devices(struct tse_test *t)
+{
+	tse_expect_redirected(t);
+	tse_expect_hook(t, "egress classifier runs per packet, on rb or rb2 (BPF)",
+			TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_root_qdisc_once(t);
+	tse_expect_batched(t);
+	tse_expect_ifb_once(t, TSE_IFB);
+	tse_expect_two_homes(t);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+}
+
 static int setup_tcp_stream(struct tse_test *t)
 {
 	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ?:

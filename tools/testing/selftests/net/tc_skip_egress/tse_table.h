@@ -62,6 +62,10 @@ TSE_ROW(router_two_ifb, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .ifb_in = tru
 TSE_ROW(burst, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .burst_sender = true },
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,
 	.setup = setup_burst, .judge = judge_burst)
+TSE_ROW(burst_two_devices,
+	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .burst_sender = true, .second_output = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,
+	.setup = setup_burst_two_devices, .judge = judge_burst_two_devices)
 TSE_ROW(tcp_stream, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_TCP_STREAM,
 	.setup = setup_tcp_stream, .judge = judge_tcp_stream)
 TSE_ROW(shaped_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_TBF, TSE_UDP,

@@ -65,6 +65,9 @@ static const struct tse_devdef routed_devs[TSE_DEVS] = {
 		     "198.51.100.2", "2001:db8:2::2" },
 	[TSE_IFB] = { "ifb_tse" },
 	[TSE_IFB_IN] = { "ifb_in" },
+	/* No addresses: ra's program sends them frames for vb's. */
+	[TSE_RB2] = { "rb2", TSE_NS_ROUTER, "02:00:00:00:0e:09" },
+	[TSE_VB2] = { "vb2", TSE_NS_RECEIVER, "02:00:00:00:0e:08" },
 };
 
 struct tse_upperdef {
@@ -388,13 +391,16 @@ static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
 	return 0;
 }
 
-/* bpf_redirect() to va2 readdresses the frame to va2's peer, vb2. */
+/*
+ * bpf_redirect() to va2, or to a router's rb2, readdresses the frame to
+ * their peer, vb2.
+ */
 static void set_target(struct tse_test *t, struct tse_config *cfg)
 {
 	const char *mac = devdef(t, TSE_VB2)->mac;
 	__u8 *m = cfg->target_mac;
 
-	cfg->target_ifindex = t->net.ifindex[TSE_VA2];
+	cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB2 : TSE_VA2];
 	if (mac)
 		sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
 		       &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]);
@@ -583,6 +589,21 @@ static int create_pair(struct tse_test *t)
 	return address_link(t, TSE_VA, TSE_VB) ?: address_link(t, TSE_VB, TSE_VA);
 }
 
+/*
+ * rb2 - vb2: ra's program redirects the odd datagrams there, to vb2's MAC.
+ * The receiver takes them on vb2, though they are for vb's address: in
+ * IPv4 only if the reverse path filter lets it.
+ */
+static int create_second_output(struct tse_test *t)
+{
+	if (t->family == TSE_V4 &&
+	    (tse_sysctl(t, TSE_NS_RECEIVER, "/proc/sys/net/ipv4/conf/all/rp_filter", "0") ||
+	     tse_sysctl(t, TSE_NS_RECEIVER, "/proc/sys/net/ipv4/conf/default/rp_filter", "0")))
+		return -1;
+	return create_veth(t, TSE_RB2, TSE_VB2) ?: link_up(t, TSE_RB2) ?:
+	       link_up(t, TSE_VB2);
+}
+
 static int create_routed(struct tse_test *t)
 {
 	static const enum tse_dev devs[] = { TSE_VA, TSE_RA, TSE_RB, TSE_VB };
@@ -598,7 +619,8 @@ static int create_routed(struct tse_test *t)
 	       address_link(t, TSE_RB, TSE_VB) ?:
 	       address_link(t, TSE_VB, TSE_RB) ?:
 	       route_through(t, TSE_VA, TSE_RA, TSE_VB) ?:
-	       route_through(t, TSE_VB, TSE_RB, TSE_VA);
+	       route_through(t, TSE_VB, TSE_RB, TSE_VA) ?:
+	       (t->s->shape.second_output ? create_second_output(t) : 0);
 }
 
 /*
