@@ -492,6 +492,9 @@ static void observe_peer(struct tse_test *t)
 	observe(t, OBS_TAP, t->traffic.tapped, 0);
 }
 
+/* The site's hook, root, lower, ifb-gate, peer and root-mirror. */
+#define FIELD_HOOKS	6
+
 /* A hook whose program keeps what it read of each packet (struct tse_fields). */
 struct field_hook {
 	enum tse_hook hook;
@@ -696,7 +699,7 @@ static void observe_fields(struct tse_test *t, const struct field_hook *h)
 /* The hooks a correct kernel's packets reach; stock's may read nothing. */
 static void observe_all_fields(struct tse_test *t)
 {
-	struct field_hook hooks[6];
+	struct field_hook hooks[FIELD_HOOKS];
 	int i, n = field_hooks(t, hooks);
 
 	for (i = 0; i < n; i++)
