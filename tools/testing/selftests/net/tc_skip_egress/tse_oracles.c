@@ -333,6 +333,49 @@ static void expect_fields(struct tse_test *t, enum tse_hook hook,
 	tse_expect(t, what, bad, 0, &tse_fields_changed, &tse_fields_changed);
 }
 
+/* A field that no hook on any row's way sets differs at @f: which one. */
+static const char *set_field(struct tse_test *t, const struct tse_fields *f)
+{
+	if (f->priority)
+		return "priority";
+	if (f->tc_index)
+		return "tc_index";
+	if (f->tstamp_type)
+		return "tstamp_type";
+	if (f->queue_mapping)
+		return "queue_mapping";
+	if (f->tc_classid)
+		return "tc_classid";
+	return f->protocol != tse_ethertype(t) ? "protocol" : NULL;
+}
+
+/*
+ * Every row, every hook: what no device, action or program of any row
+ * sets reads as a kernel without the skip gives it, for each test packet
+ * the hook saw: priority, tc_index, tstamp_type, queue_mapping and
+ * tc_classid 0, and protocol the test's family. (The grid's model says
+ * each field at each hook of its rows.)
+ */
+void tse_expect_fields_unset(struct tse_test *t)
+{
+	const char *first = NULL, *field;
+	int hook, seq, bad = 0;
+
+	for (hook = 0; hook < TSE_HOOKS; hook++) {
+		const unsigned int *seen = tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED);
+
+		for (seq = 0; seq < t->pkts; seq++) {
+			field = seen[seq] ? set_field(t, &bpf_counters(t)->fields[hook][seq]) : NULL;
+			if (field && !bad++)
+				first = field;
+		}
+	}
+	if (bad)
+		tse_note(t, "first field set that nothing sets: %s", first);
+	tse_expect(t, "readings, at any hook, of a field that nothing sets, set (BPF)", bad, 0,
+		   &tse_fields_changed, &tse_fields_changed);
+}
+
 /*
  * What vb's ingress program read of each packet, as a kernel without the
  * skip gives it: the crossing into vb's namespace scrubbed the mark (the

@@ -57,6 +57,7 @@ void tse_expect_root_class(struct tse_test *t, enum tse_dev dev);
 unsigned int tse_ethertype(struct tse_test *t);
 void tse_field_row(struct tse_test *t, enum tse_hook hook,
 		   enum tse_field_id field, unsigned int *row);
+void tse_expect_fields_unset(struct tse_test *t);
 void tse_expect_peer_fields(struct tse_test *t);
 void tse_expect_target_fields(struct tse_test *t);
 void tse_expect_two_homes(struct tse_test *t);
