@@ -529,7 +529,8 @@ static const char *const stock_breaker_twice =
 static const char *const scrubbed = "the crossing into another namespace clears the mark";
 static const char *const vlan_tag =
 	"the vlan device tags the packet out of band: the device below and the peer see vlan 10";
-static const char *const family = "skb->protocol is the test's family (below a tunnel, the outer header's: the same)";
+static const char *const family =
+	"skb->protocol is the test's family (below a tunnel, the outer header's: the same)";
 static const char *const for_us = "the frame is for the receiving device's MAC";
 static const char *const for_other =
 	"the frame is for another MAC than the receiving device's (a macvlan's, or vb's at vd)";
