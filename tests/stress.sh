@@ -41,6 +41,18 @@ verdicts_of()
 # ended: 128 + the signal when the signal killed it.
 RUN_SID=
 RUN_RC=
+
+# Is run PID in its own session (setsid() done: the group -PID exists),
+# with SIGINT no longer ignored (env has reset it: a background job
+# starts with SIGINT ignored)?
+run_ready()
+{
+	local ign
+
+	ign=$(awk '/^SigIgn:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+	[ -n "$ign" ] && (((16#$ign & 2) == 0)) && kill -0 -- "-$1" 2>/dev/null
+}
+
 kill_at_random()
 {
 	local sig=$1 max=$2 pid delay
@@ -48,6 +60,12 @@ kill_at_random()
 	setsid env --default-signal=INT "$SUITE" >/dev/null 2>&1 &
 	pid=$!
 	RUN_SID=$pid
+	# A kill at 0.00 s once went nowhere, and the run ended by itself:
+	# wait (at most 1 s) until the run is signalable as meant.
+	for _ in $(seq 200); do
+		run_ready "$pid" || ! kill -0 "$pid" 2>/dev/null && break
+		sleep 0.005
+	done
 	delay=$(awk -v r="$RANDOM" -v max="$max" 'BEGIN { printf "%.2f", r % 1000 / 1000 * max }')
 	sleep "$delay"
 	case $sig in

@@ -363,9 +363,10 @@ void tse_expect_fields_unset(struct tse_test *t)
 
 	for (hook = 0; hook < TSE_HOOKS; hook++) {
 		const unsigned int *seen = tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED);
+		const struct tse_fields *f = bpf_counters(t)->fields[hook];
 
 		for (seq = 0; seq < t->pkts; seq++) {
-			field = seen[seq] ? set_field(t, &bpf_counters(t)->fields[hook][seq]) : NULL;
+			field = seen[seq] ? set_field(t, &f[seq]) : NULL;
 			if (field && !bad++)
 				first = field;
 		}
