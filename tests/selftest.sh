@@ -1425,6 +1425,69 @@ st_stress_kills()
 	expect_check_fails "stress kill check, a run that INT and TERM do not kill" stress_kills
 }
 
+# ready_within PID: run_ready of tests/stress.sh says yes for PID within
+# 1 s (the bound kill_at_random waits), polled every 10 ms.
+ready_within()
+{
+	(
+		. "$TOP/tests/stress.sh"
+		for _ in $(seq 100); do
+			run_ready "$1" && exit 0
+			sleep 0.01
+		done
+		exit 1
+	)
+}
+
+# until_true CMD...: CMD succeeds within 1 s; the wait for a process to
+# reach the state a case asks about, so that "not ready" is its verdict
+# on that state, not on a process that has not yet got there.
+until_true()
+{
+	for _ in $(seq 100); do
+		"$@" && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# PID has exec'd sleep: setsid and env have done what they do.
+runs_sleep()
+{
+	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = sleep ]
+}
+
+# run_ready, fed runs the kill would miss: one whose SIGINT is ignored (a
+# background job's, env not yet run), one in the caller's session (no
+# group of its own to signal), one that has ended. A background job of
+# a script starts with SIGINT ignored; setsid in it needs no fork.
+st_stress_run_ready()
+{
+	local good ign shared
+
+	setsid env --default-signal=INT sleep 30 &
+	good=$!
+	setsid sleep 30 &
+	ign=$!
+	env --default-signal=INT sleep 30 &
+	shared=$!
+	expect pass "stress run_ready, its own session, SIGINT at its default" ready_within "$good"
+	if until_true runs_sleep "$ign"; then
+		expect fail "stress run_ready, its own session, SIGINT ignored" ready_within "$ign"
+	else
+		fail "self-test: stress run_ready: setsid did not run sleep in 1 s"
+	fi
+	if until_true runs_sleep "$shared"; then
+		expect fail "stress run_ready, SIGINT at its default, the caller's session" \
+			ready_within "$shared"
+	else
+		fail "self-test: stress run_ready: env did not run sleep in 1 s"
+	fi
+	kill "$good" "$ign" "$shared" 2>/dev/null
+	wait "$good" "$ign" "$shared" 2>/dev/null
+	expect fail "stress run_ready, a run that has ended" ready_within "$good"
+}
+
 # The 3 kill points (stress_kills' KILLS) in its output FILE ($2) all lie
 # before END ($1, in s): within a stand-in run that takes END s. A run
 # that ended by itself before its kill tested no cleanup.
@@ -1830,7 +1893,7 @@ selftests()
 		  vmtest_judge test_progs_tap test_progs_check no_jq deps leftovers bisect \
 		  series_check series_matrix peers bench_summarize leftovers_blind \
 		  stress_bad_input vmtest_save host_checks kmsg_writer kmsg_private \
-		  leftovers_foreign leftovers_tunnels stress_kills stress_kill_points \
+		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
 		  kernel_compare bisect_observe header_adds layers image_cache; do
 		"st_$g"

@@ -241,18 +241,42 @@ void tse_expect_root_actions(struct tse_test *t)
 			   &tse_actions_repeated, &tse_actions_skipped);
 }
 
-void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
+/*
+ * @dev's root qdisc sent @pkts test packets and @fences fences in class
+ * 1:@minor, the one its filters choose (@more and @fewer say what more and
+ * fewer would mean), and nothing in 1:@other.
+ */
+static void expect_root_classes(struct tse_test *t, enum tse_dev dev, unsigned int minor,
+				unsigned int other, int pkts, int fences,
+				const struct tse_meaning *more, const struct tse_meaning *fewer)
 {
 	char what[112];
 
-	snprintf(what, sizeof(what), "packets class 1:%d of %s's root qdisc sent, fences aside",
-		 TSE_CHOSEN_CLASS, tse_dev(t, dev));
-	tse_expect(t, what, tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->traffic.fences, t->pkts,
-		   &tse_duplicated, &tse_misclassified);
-	snprintf(what, sizeof(what), "packets default class 1:%d of %s's root qdisc sent",
-		 TSE_DEFAULT_CLASS, tse_dev(t, dev));
-	tse_expect(t, what, tse_moved_class(t, dev, TSE_DEFAULT_CLASS), 0,
+	snprintf(what, sizeof(what), "packets class 1:%u of %s's root qdisc sent, fences aside",
+		 minor, tse_dev(t, dev));
+	tse_expect(t, what, tse_moved_class(t, dev, minor) - fences, pkts, more, fewer);
+	snprintf(what, sizeof(what), "packets class 1:%u of %s's root qdisc sent", other,
+		 tse_dev(t, dev));
+	tse_expect(t, what, tse_moved_class(t, dev, other), 0,
 		   &tse_misclassified, &tse_misclassified);
+}
+
+void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
+{
+	expect_root_classes(t, dev, TSE_CHOSEN_CLASS, TSE_DEFAULT_CLASS, t->pkts,
+			    t->traffic.fences, &tse_duplicated, &tse_misclassified);
+}
+
+/*
+ * @dev's root qdisc, whose only filter counts and chooses no class, sent
+ * @pkts test packets and @fences fences in its default class.
+ */
+void tse_expect_root_default_class(struct tse_test *t, enum tse_dev dev, int pkts,
+				   int fences, const struct tse_meaning *more,
+				   const struct tse_meaning *fewer)
+{
+	expect_root_classes(t, dev, TSE_DEFAULT_CLASS, TSE_CHOSEN_CLASS, pkts, fences,
+			    more, fewer);
 }
 
 /* The EtherType of the test packets, as skb->protocol gives it. */

@@ -54,6 +54,9 @@ void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow);
 void tse_expect_root_qdisc_once(struct tse_test *t);
 void tse_expect_root_actions(struct tse_test *t);
 void tse_expect_root_class(struct tse_test *t, enum tse_dev dev);
+void tse_expect_root_default_class(struct tse_test *t, enum tse_dev dev, int pkts,
+				   int fences, const struct tse_meaning *more,
+				   const struct tse_meaning *fewer);
 unsigned int tse_ethertype(struct tse_test *t);
 void tse_field_row(struct tse_test *t, enum tse_hook hook,
 		   enum tse_field_id field, unsigned int *row);

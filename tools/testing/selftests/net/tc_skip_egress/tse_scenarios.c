@@ -273,13 +273,15 @@ static void judge_burst(struct tse_test *t)
 {
 	judge_forward_egress_mirred(t);
 	tse_expect_root_qdisc_once(t);
+	tse_expect_root_default_class(t, TSE_RB, t->pkts, t->traffic.fences,
+				      &tse_duplicated, &tse_not_delivered);
 	tse_expect_batched(t);
 }
 
 /*
- * burst_two_devices: ra's program marks the burst's odd datagrams, which a
- * rule sends out of rb2; the even ones leave by rb. Both redirect to one
- * ifb, which the datagrams reach together: one batch holds packets of both
+ * burst_two_devices: ra's program redirects the burst's odd datagrams out
+ * of rb2; the even ones are routed out of rb. Both redirect to one ifb,
+ * which the datagrams reach together: one batch holds packets of both
  * devices, and ifb must return each to its own.
  */
 static int setup_burst_two_devices(struct tse_test *t)
@@ -297,9 +299,16 @@ static int setup_burst_two_devices(struct tse_test *t)
 static void judge_burst_two_devices(struct tse_test *t)
 {
 	tse_expect_redirected(t);
+	tse_expect_hook(t, "ra's ingress program runs per packet (BPF)",
+			TSE_HOOK_IN, TSE_FLOW_REDIRECTED, 1);
 	tse_expect_hook(t, "egress classifier runs per packet, on rb or rb2 (BPF)",
 			TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED, 1);
 	tse_expect_root_qdisc_once(t);
+	/* ra's program leaves the fences to routing: they leave by rb. */
+	tse_expect_root_default_class(t, TSE_RB, t->pkts - t->pkts / 2, t->traffic.fences,
+				      &tse_wrong_home, &tse_wrong_home);
+	tse_expect_root_default_class(t, TSE_RB2, t->pkts / 2, 0,
+				      &tse_wrong_home, &tse_wrong_home);
 	tse_expect_batched(t);
 	tse_expect_ifb_once(t, TSE_IFB);
 	tse_expect_two_homes(t);
