@@ -287,16 +287,19 @@ static __always_inline void record_loop(enum tse_kind kind,
  * The loop breaker: skb->mark counts a test packet's passes (it survives
  * the round trip through ifb, and a crossing into another namespace
  * clears it). A packet that passes more than loop_limit times is looping:
- * drop it, so the test ends, and record that it looped.
+ * drop it, so the test ends, and record that it looped. A looping fence
+ * is dropped too, unrecorded: copies of it that a kernel kept sending to
+ * the receiver would keep the test from its end.
  */
 static __always_inline int break_loop(struct __sk_buff *skb, enum tse_kind kind,
 				      struct tse_packet *pkt)
 {
-	if (kind != TSE_KIND_UDP && kind != TSE_KIND_TCP)
+	if (kind != TSE_KIND_UDP && kind != TSE_KIND_TCP && kind != TSE_KIND_FENCE)
 		return TC_ACT_UNSPEC;
 	if (++skb->mark <= cfg.loop_limit)
 		return TC_ACT_UNSPEC;
-	record_loop(kind, pkt);
+	if (kind != TSE_KIND_FENCE)
+		record_loop(kind, pkt);
 	return TC_ACT_SHOT;
 }
 
@@ -383,20 +386,32 @@ int tse_count_reinject(struct __sk_buff *skb)
 						  TC_ACT_UNSPEC;
 }
 
-/* TC_ACT_REDIRECT and TCX_REDIRECT are the same value, so are the "next"s. */
-static __always_inline int redirect_ifb(struct __sk_buff *skb)
+/*
+ * The grid's site program: it counts, breaks loops where it is the
+ * breaker, and tells whether @skb is a test packet it sends to ifb (1),
+ * one it lets pass (0), or one the breaker stopped (-1).
+ */
+static __always_inline int site_sends(struct __sk_buff *skb)
 {
 	struct tse_packet pkt;
 	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
 
 	if (kind != TSE_KIND_UDP)
-		return TC_ACT_UNSPEC;
+		return 0;
 	if (cfg.breaker == TSE_HOOK_REDIRECT &&
 	    break_loop(skb, kind, &pkt) == TC_ACT_SHOT)
+		return -1;
+	return pkt.flow == TSE_FLOW_REDIRECTED || cfg.redirect_both;
+}
+
+/* TC_ACT_REDIRECT and TCX_REDIRECT are the same value, so are the "next"s. */
+static __always_inline int redirect_ifb(struct __sk_buff *skb)
+{
+	int sends = site_sends(skb);
+
+	if (sends < 0)
 		return TC_ACT_SHOT;
-	if (pkt.flow != TSE_FLOW_REDIRECTED && !cfg.redirect_both)
-		return TC_ACT_UNSPEC;
-	return bpf_redirect(cfg.ifb_ifindex, 0);
+	return sends ? bpf_redirect(cfg.ifb_ifindex, 0) : TC_ACT_UNSPEC;
 }
 
 SEC("tc")
@@ -409,6 +424,30 @@ SEC("tcx/egress")
 int tse_redirect_ifb_tcx(struct __sk_buff *skb)
 {
 	return redirect_ifb(skb);
+}
+
+/* The grid's copy rows: a copy to ifb, the packet itself on its way. */
+static __always_inline int clone_ifb(struct __sk_buff *skb)
+{
+	int sends = site_sends(skb);
+
+	if (sends < 0)
+		return TC_ACT_SHOT;
+	if (sends)
+		bpf_clone_redirect(skb, cfg.ifb_ifindex, 0);
+	return TC_ACT_UNSPEC;
+}
+
+SEC("tc")
+int tse_clone_ifb(struct __sk_buff *skb)
+{
+	return clone_ifb(skb);
+}
+
+SEC("tcx/egress")
+int tse_clone_ifb_tcx(struct __sk_buff *skb)
+{
+	return clone_ifb(skb);
 }
 
 /*
@@ -436,8 +475,8 @@ int tse_redirect_target(struct __sk_buff *skb)
 /*
  * BPF's twin of a mirred mirror to ifb, to watch egress traffic there: a
  * copy to ifb, the packet itself on its way. The fence is copied too, but
- * not a copy of it that a kernel sent back from ifb (skb_iif is set): the
- * loop breaker on ifb stops test packets only.
+ * not a copy of it that a kernel sent back from ifb (skb_iif is set): one
+ * copy of the fence per kernel that keeps copies, not a copy of a copy.
  */
 SEC("tc")
 int tse_clone_to_ifb(struct __sk_buff *skb)
@@ -514,6 +553,8 @@ int tse_ifb_gate(struct __sk_buff *skb)
 	struct tse_packet pkt;
 	enum tse_kind kind = count(skb, hook, &pkt);
 
+	if (kind == TSE_KIND_FENCE)
+		return break_loop(skb, kind, &pkt);
 	if (kind != TSE_KIND_UDP && kind != TSE_KIND_TCP)
 		return TC_ACT_UNSPEC;
 	if (kind == TSE_KIND_TCP && skb->gso_segs > 1)

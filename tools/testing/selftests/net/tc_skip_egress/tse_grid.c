@@ -78,15 +78,27 @@ int tse_grid_prepare(struct tse_test *t)
 	return unsupported(t);
 }
 
-/* The filter in @dev's root qdisc that redirects @flow to ifb, class 1:3. */
+static bool copies(const struct tse_point *p)
+{
+	return p->sends == TSE_SENDS_COPY;
+}
+
+/* mirred's action for what the row sends to ifb. */
+static const char *mirred_verb(const struct tse_point *p)
+{
+	return copies(p) ? "mirror" : "redirect";
+}
+
+/* The filter in @dev's root qdisc that sends @flow to ifb, class 1:3. */
 static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
 {
 	char match[160];
 
 	tse_u32_match(t, UDP, TSE_PORT + flow, match, sizeof(match));
 	return tse_tc_queue(t, TSE_NS_SENDER,
-			    "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress redirect dev %s\n",
-			    tse_dev(t, dev), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
+			    "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress %s dev %s\n",
+			    tse_dev(t, dev), match, TSE_CHOSEN_CLASS, mirred_verb(&t->s->point),
+			    tse_dev(t, TSE_IFB));
 }
 
 static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
@@ -100,7 +112,7 @@ static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow
 		return -1;
 	if (p->site == TSE_SITE_CLSACT_MIRRED)
 		return tse_mirred_filter_queue(t, dev, "egress", 2, UDP, TSE_PORT + flow,
-					       TSE_IFB);
+					       mirred_verb(p), TSE_IFB);
 	return root_site(p) ? root_redirect(t, dev, flow) : 0;
 }
 
@@ -115,9 +127,11 @@ static int site_programs(struct tse_test *t, enum tse_dev dev)
 	case TSE_SITE_ROOT_CLSACT:
 		return tse_count_at(t, dev, true, progs->tse_count_head, 1);
 	case TSE_SITE_CLSACT_BPF:
-		return tse_count_at(t, dev, true, progs->tse_redirect_ifb, 1);
+		return tse_count_at(t, dev, true, copies(&t->s->point) ?
+				    progs->tse_clone_ifb : progs->tse_redirect_ifb, 1);
 	case TSE_SITE_TCX:
-		return tse_attach_tcx(t, dev, progs->tse_redirect_ifb_tcx);
+		return tse_attach_tcx(t, dev, copies(&t->s->point) ?
+				      progs->tse_clone_ifb_tcx : progs->tse_redirect_ifb_tcx);
 	default:
 		return 0;
 	}
@@ -221,6 +235,7 @@ enum tse_obs {
 struct tse_rule {
 	int value;		/* per packet; -1: the observer does not apply */
 	const char *why;
+	const struct tse_meaning *fewer;	/* if not the observer's own */
 };
 
 static const char *const once_per_hook =
@@ -243,6 +258,29 @@ static const char *const delivered_once = "each packet is delivered once, by its
 static const char *const no_loop = "no packet loops";
 static const char *const ifb_keeps = "ifb returns every packet it gets";
 static const char *const enters_once = "each packet enters ifb once";
+static const char *const mirror_dropped =
+	"ifb drops a copy mirred mirrored: a mirror does not mark it redirected";
+static const char *const clone_dropped =
+	"ifb drops a copy bpf_clone_redirect() made: its skb_iif is 0 (the fix keeps it so)";
+static const char *const original_once =
+	"the packet itself goes its way once: only its copy went to ifb";
+
+/* What a copy row shows where the packet's rows differ: ifb drops copies. */
+static struct tse_rule copy_rule(const struct tse_point *p, enum tse_obs o)
+{
+	bool bpf = p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX;
+
+	switch (o) {
+	case OBS_IFB_DROPPED:
+		/* A copy ifb keeps leaves the device beside the packet. */
+		return (struct tse_rule){ 1 + p->aggregate, bpf ? clone_dropped : mirror_dropped,
+					  &tse_duplicated };
+	case OBS_ROOT:
+		return (struct tse_rule){ 1, original_once };
+	default:
+		return (struct tse_rule){ 0, NULL };
+	}
+}
 
 /* va2's observers show what the first device's do. */
 static enum tse_obs twin(enum tse_obs o)
@@ -255,8 +293,11 @@ static enum tse_obs twin(enum tse_obs o)
 /* What a correct kernel shows @o in row @p, and why. */
 static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 {
+	struct tse_rule copy = copies(p) ? copy_rule(p, o) : (struct tse_rule){ 0 };
 	bool root = root_site(p);
 
+	if (copy.why)
+		return copy;
 	switch (o) {
 	case OBS_LOOPED:
 		return (struct tse_rule){ 0, no_loop };
@@ -315,13 +356,16 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 	}
 }
 
-/* Where stock differs: every other rule of a correct kernel holds on it. */
+/*
+ * Where stock differs: every other rule of a correct kernel holds on it.
+ * No packet of a copy row comes back from ifb: stock is the correct kernel.
+ */
 static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = correct_rule(p, o);
 	bool dropped = p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX;
 
-	if (r.value < 0)
+	if (r.value < 0 || copies(p))
 		return r;
 	if (o == OBS_AGG_SITE || o == OBS_AGG_ROOT || o == OBS_AGG_CLSACT)
 		return stock_rule(p, twin(o));
@@ -422,7 +466,7 @@ static void observe(struct tse_test *t, enum tse_obs o, const unsigned int *row,
 	struct tse_rule want = correct_rule(p, o), stock = stock_rule(p, o);
 	const struct tse_observer *obs = &observers[o];
 	struct tse_meaning more = { obs->more->word, want.why };
-	struct tse_meaning less = { obs->less->word, want.why };
+	struct tse_meaning less = { (want.fewer ?: obs->less)->word, want.why };
 	int n = row ? 1 : t->pkts;
 	char where[40];
 	struct tse_check *c;
@@ -536,6 +580,18 @@ static const char *const for_other =
 	"the frame is for another MAC than the receiving device's (a macvlan's, or vb's at vd)";
 static const char *const sent = "an outgoing packet is PACKET_HOST until a device receives it";
 static const char *const unset = "nothing on the packet's way sets it";
+static const char *const mirror_iif =
+	"mirred sets skb_iif on its copy to the device it copies from";
+static const char *const clone_iif =
+	"bpf_clone_redirect() leaves the copy's skb_iif 0, as stock does";
+static const char *const original_iif =
+	"the packet itself never passes ifb: sent from this host, it has no input device";
+static const char *const copy_unmarked =
+	"no loop breaker counted the packet itself: only its copy passed ifb's gate";
+static const char *const site_breaker_once =
+	"the site's program, the loop breaker here, counted the packet once";
+static const char *const root_breaker_once =
+	"the root qdisc's counter, the loop breaker here, counted the packet once";
 
 #define TSE_VLAN_ID	10
 
@@ -564,6 +620,31 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	return n;
 }
 
+/* skb_iif in a copy row: the packet itself never passes ifb; its copy does. */
+static struct tse_rule copy_iif_rule(struct tse_test *t, const struct field_hook *h)
+{
+	const struct tse_point *p = &t->s->point;
+
+	switch (h->hook) {
+	case TSE_HOOK_IFB:
+		if (p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX)
+			return (struct tse_rule){ 0, clone_iif };
+		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
+					  mirror_iif };
+	case TSE_HOOK_PEER:
+	case TSE_HOOK_MIRROR:
+		return (struct tse_rule){ t->net.ifindex[h->dev], received };
+	case TSE_HOOK_LOWER:
+		if (p->upper == TSE_UPPER_TUNNEL)
+			return (struct tse_rule){ 0, tunnel_scrub };
+		return (struct tse_rule){ 0, original_iif };
+	case TSE_HOOK_REINJECT:
+		return (struct tse_rule){ 0, original_iif };
+	default:
+		return (struct tse_rule){ 0, sent_here };
+	}
+}
+
 /* ingress_ifindex, that is skb_iif, at @h after @runs runs there. */
 static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 				int runs, bool stock)
@@ -571,6 +652,8 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 	const struct tse_point *p = &t->s->point;
 	int ifb = t->net.ifindex[TSE_IFB];
 
+	if (copies(p))
+		return copy_iif_rule(t, h);
 	switch (h->hook) {
 	case TSE_HOOK_IFB:
 		if (stock && !root_site(p) && p->site != TSE_SITE_CLSACT_MIRRED)
@@ -593,6 +676,18 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 	}
 }
 
+/* skb->mark below the site in a copy row: no pass of the packet is a loop. */
+static struct tse_rule copy_mark_rule(const struct tse_point *p, const struct field_hook *h)
+{
+	if (!p->solo)
+		return (struct tse_rule){ 0, copy_unmarked };
+	if (!root_site(p))
+		return (struct tse_rule){ 1, site_breaker_once };
+	if (h->hook == TSE_HOOK_LOWER)
+		return (struct tse_rule){ 1, root_breaker_once };
+	return (struct tse_rule){ 0, first_mark };
+}
+
 /*
  * skb->mark at @h: the loop breaker's count of the packet's passes
  * (break_loop()), read before the breaker at @h counts.
@@ -610,6 +705,8 @@ static struct tse_rule mark_rule(const struct tse_point *p, const struct field_h
 		return (struct tse_rule){ 0, gate_mark };
 	case TSE_HOOK_REINJECT:
 	case TSE_HOOK_LOWER:
+		if (copies(p))
+			return copy_mark_rule(p, h);
 		if (!p->solo)
 			return (struct tse_rule){ 1, breaker_once };
 		if (!root_site(p))
@@ -722,7 +819,9 @@ void tse_grid_judge(struct tse_test *t)
 	observe(t, OBS_LOOPED, NULL,
 		sum(bpf->looped[TSE_FLOW_REDIRECTED], t->pkts) +
 		sum(bpf->looped[TSE_FLOW_SECOND], t->pkts));
-	observe(t, OBS_IFB_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB).dropped);
+	/* ifb drops the fence's copy too, where u32 mirrors it. */
+	observe(t, OBS_IFB_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB).dropped -
+		(copies(p) ? fences_into_ifb(t) : 0));
 	if (p->site != TSE_SITE_ROOT)
 		observe(t, OBS_HOOK, tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED), 0);
 	if (has_clsact(p))

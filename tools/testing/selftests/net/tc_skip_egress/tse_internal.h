@@ -136,8 +136,15 @@ enum tse_site {
 	TSE_SITES,
 };
 
+/* What the site sends to ifb. */
+enum tse_sends {
+	TSE_SENDS_PACKET,	/* the packet: mirred redirect, bpf_redirect() */
+	TSE_SENDS_COPY,		/* a copy: mirred mirror, bpf_clone_redirect() */
+};
+
 struct tse_point {
 	enum tse_site site;
+	enum tse_sends sends;
 	enum tse_upper upper;	/* the device the redirect sits on */
 	bool solo;		/* no egress hook on any other device */
 	bool aggregate;		/* a second device redirects to the same ifb */

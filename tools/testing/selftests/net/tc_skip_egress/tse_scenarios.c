@@ -532,12 +532,13 @@ static void judge_resubmit(struct tse_test *t)
 #define TSE_F_UPPER_BOND		TSE_F_BOND
 #define TSE_F_UPPER_TUNNEL		TSE_F_TUNNEL
 
-#define TSE_GRID(n, site, dev, alone, agg)					\
+#define TSE_GRID(n, site, sends, dev, alone, agg)				\
 	{ #n, { .upper = TSE_UPPER_##dev, .ifb_ns = TSE_NS_SENDER,		\
 		.monitor = true, .tap = true, .aggregate = agg, .bare = true },	\
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_SITE_##site |		\
 	  TSE_F_UPPER_##dev, TSE_UDP,						\
-	  .point = { TSE_SITE_##site, TSE_UPPER_##dev, alone, agg },		\
+	  .point = { TSE_SITE_##site, TSE_SENDS_##sends, TSE_UPPER_##dev,	\
+		     alone, agg },						\
 	  .prepare = tse_grid_prepare, .setup = tse_grid_setup,		\
 	  .judge = tse_grid_judge },
 #define TSE_ROW(n, ...)	{ #n, __VA_ARGS__ },

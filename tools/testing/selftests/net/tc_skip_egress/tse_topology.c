@@ -749,23 +749,24 @@ int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 }
 
 /* A u32 filter at @parent of @dev that sends one flow, and only it, to ifb. */
+/* @verb: "redirect" sends the packet to @ifb, "mirror" a copy. */
 int tse_mirred_filter_queue(struct tse_test *t, enum tse_dev dev,
 			    const char *parent, int prio, int l4, int port,
-			    enum tse_dev ifb)
+			    const char *verb, enum tse_dev ifb)
 {
 	char match[160];
 
 	tse_u32_match(t, l4, port, match, sizeof(match));
 	return tse_tc_queue(t, tse_dev_ns(t, dev),
-			    "filter add dev %s %s prio %d %s action mirred egress redirect dev %s\n",
-			    tse_dev(t, dev), parent, prio, match, tse_dev(t, ifb));
+			    "filter add dev %s %s prio %d %s action mirred egress %s dev %s\n",
+			    tse_dev(t, dev), parent, prio, match, verb, tse_dev(t, ifb));
 }
 
 int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
 		      const char *parent, int prio, int l4, int port,
 		      enum tse_dev ifb)
 {
-	return tse_mirred_filter_queue(t, dev, parent, prio, l4, port, ifb) ?:
+	return tse_mirred_filter_queue(t, dev, parent, prio, l4, port, "redirect", ifb) ?:
 	       tse_tc_flush(t);
 }
 

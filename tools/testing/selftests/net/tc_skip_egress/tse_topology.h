@@ -33,7 +33,7 @@ int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
 		      enum tse_dev ifb);
 int tse_mirred_filter_queue(struct tse_test *t, enum tse_dev dev,
 			    const char *parent, int prio, int l4, int port,
-			    enum tse_dev ifb);
+			    const char *verb, enum tse_dev ifb);
 int tse_topology_init(struct tse_test *t);
 int tse_topology_create(struct tse_test *t);
 int tse_topology_attach(struct tse_test *t);
