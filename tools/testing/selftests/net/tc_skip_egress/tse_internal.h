@@ -22,9 +22,10 @@
  *   row, scenario   one test (a line of tse_table.h), for IPv4 and IPv6
  *   shape           the network a row runs on (struct tse_shape)
  *   grid            the rows made of one value of each axis (their point):
- *                   the site where the redirect to ifb sits, the device it
- *                   sits on, solo, aggregate (docs/grid.md); the other rows
- *                   are hand-written
+ *                   the site where the redirect to ifb sits, what it sends
+ *                   there (the packet or a copy), the device it sits on,
+ *                   solo, aggregate (docs/grid.md); the other rows are
+ *                   hand-written
  *   check           an observation compared with what a correct kernel
  *                   gives; a failed one gives a diagnosis word (struct
  *                   tse_meaning) and names its oracle, or observer
