@@ -422,6 +422,26 @@ void tse_expect_peer_fields(struct tse_test *t)
 }
 
 /*
+ * What the program at @hook, on @dev, read of each packet on its way out:
+ * skb_iif @iif (a device's index, or 0), the loop breaker's count @mark,
+ * PACKET_HOST (nothing received it yet), the test's family, and nothing
+ * else set. The hand-written rows say, hook by hook, why each value.
+ */
+void tse_expect_sent_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,
+			    int iif, unsigned int mark, const char *where)
+{
+	const struct tse_fields want = {
+		.mark = mark,
+		.ingress_ifindex = iif,
+		.ifindex = t->net.ifindex[dev],
+		.pkt_type = PACKET_HOST,
+		.protocol = tse_ethertype(t),
+	};
+
+	expect_fields(t, hook, &want, where);
+}
+
+/*
  * What va2's egress read of each packet that a bpf_redirect() on va sent
  * it, as stock gives it: a packet sent from this host has no input device
  * (ingress_ifindex 0), and nothing else set a field.

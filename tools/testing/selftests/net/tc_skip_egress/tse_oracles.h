@@ -63,6 +63,8 @@ void tse_field_row(struct tse_test *t, enum tse_hook hook,
 void tse_expect_fields_unset(struct tse_test *t);
 void tse_expect_peer_fields(struct tse_test *t);
 void tse_expect_target_fields(struct tse_test *t);
+void tse_expect_sent_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,
+			    int iif, unsigned int mark, const char *where);
 void tse_expect_two_homes(struct tse_test *t);
 void tse_expect_gso_once(struct tse_test *t);
 void tse_expect_batched(struct tse_test *t);

@@ -363,6 +363,23 @@ static int setup_stacked_into_one_ifb(struct tse_test *t)
 	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1);
 }
 
+/*
+ * The last run of each hook: after ifb, which set skb_iif to itself. The
+ * gate on ifb's egress counts each entry in skb->mark: one before the
+ * macvlan's second run, two before va's; the second entry came from va,
+ * whose mirred set skb_iif to it.
+ */
+static void judge_stacked_fields(struct tse_test *t)
+{
+	int ifb = t->net.ifindex[TSE_IFB];
+
+	tse_expect_sent_fields(t, TSE_HOOK_REINJECT, TSE_UP_A, ifb, 1,
+			       "the macvlan's root qdisc");
+	tse_expect_sent_fields(t, TSE_HOOK_LOWER, TSE_VA, ifb, 2, "va's root qdisc");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, t->net.ifindex[TSE_VA], 1,
+			       "ifb's egress");
+}
+
 static void judge_stacked_into_one_ifb(struct tse_test *t)
 {
 	tse_expect_redirected(t);
@@ -373,6 +390,7 @@ static void judge_stacked_into_one_ifb(struct tse_test *t)
 	tse_expect_each(t, "entries into ifb per packet, one per device (BPF on its egress)",
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 2,
 			&tse_looped, &tse_not_redirected);
+	judge_stacked_fields(t);
 	judge_received_once(t);
 }
 
@@ -395,6 +413,8 @@ static void judge_bpf_redirect_to_veth(struct tse_test *t)
 			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
 	tse_expect_hook(t, "va2 egress classifier runs per packet (BPF)",
 			TSE_HOOK_TARGET, TSE_FLOW_REDIRECTED, 1);
+	/* Sent from this host: no input device, and no loop breaker on the way. */
+	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
 	tse_expect_target_fields(t);
 	tse_expect_each(t, "entries into ifb per packet (BPF on its egress)",
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0,
@@ -434,6 +454,13 @@ static void judge_clone_to_ifb(struct tse_test *t)
 	tse_expect(t, "copies ifb dropped (rx_dropped + tx_dropped), the fence's included",
 		   (long long)tse_moved(t, TSE_IFB).dropped, t->pkts + !!t->traffic.fences,
 		   &copies_kept, &copies_kept);
+	/*
+	 * Sent from this host, the packet has no input device; nor has its
+	 * copy, which ifb drops for it. The gate reads the mark before it
+	 * counts.
+	 */
+	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, 0, 0, "ifb's egress");
 	judge_received_once(t);
 }
 
@@ -451,6 +478,23 @@ static int setup_two_ifb_stages(struct tse_test *t)
 	       tse_mirred_filter(t, TSE_VA, "parent 1:", 2, UDP, TSE_PORT, TSE_IFB_IN);
 }
 
+/*
+ * va's clsact counter reads the packet once, sent from this host; each
+ * ifb's gate reads va, which both mirreds set, and the count of the gates
+ * before it; the root qdisc's last run comes after ifb_in, which set
+ * skb_iif to itself, and after both gates.
+ */
+static void judge_two_stages_fields(struct tse_test *t)
+{
+	int va = t->net.ifindex[TSE_VA];
+
+	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, va, 0, "the first ifb's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB_IN, TSE_IFB_IN, va, 1, "the second ifb's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_REINJECT, TSE_VA, t->net.ifindex[TSE_IFB_IN], 2,
+			       "va's root qdisc");
+}
+
 static void judge_two_ifb_stages(struct tse_test *t)
 {
 	tse_expect_redirected(t);
@@ -458,6 +502,7 @@ static void judge_two_ifb_stages(struct tse_test *t)
 	tse_expect_hook(t, "root qdisc filter runs per packet, before ifb_in and after (BPF)",
 			TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED, 2);
 	tse_expect_ifb_once(t, TSE_IFB_IN);
+	judge_two_stages_fields(t);
 	tse_expect_delivery(t);
 }
 
@@ -473,6 +518,21 @@ static int setup_egress_hairpin(struct tse_test *t)
 	       tse_root_qdisc(t, TSE_RB) ?:
 	       tse_count_at_root(t, TSE_RB, progs->tse_count_reinject) ?:
 	       tse_mirred_filter(t, TSE_RB, "parent 1:", 2, UDP, TSE_PORT, TSE_RA);
+}
+
+/*
+ * A forwarded packet's skb_iif names the device it arrived on, ra, at
+ * rb's hooks; rb's mirred sets it to rb for ra's egress. No ifb and no
+ * loop breaker is on the way; ra received each frame for its own MAC.
+ */
+static void judge_hairpin_fields(struct tse_test *t)
+{
+	int ra = t->net.ifindex[TSE_RA];
+
+	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_RB, ra, 0, "rb's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_REINJECT, TSE_RB, ra, 0, "rb's root qdisc");
+	tse_expect_sent_fields(t, TSE_HOOK_BACK, TSE_RA, t->net.ifindex[TSE_RB], 0,
+			       "ra's egress");
 }
 
 static void judge_egress_hairpin(struct tse_test *t)
@@ -492,6 +552,7 @@ static void judge_egress_hairpin(struct tse_test *t)
 			&not_hairpinned);
 	tse_expect(t, "packets rb sent on to vb (tx_packets)",
 		   (long long)tse_moved(t, TSE_RB).tx, 0, &not_hairpinned, &not_hairpinned);
+	judge_hairpin_fields(t);
 }
 
 /*
@@ -511,6 +572,8 @@ static void judge_resubmit(struct tse_test *t)
 {
 	tse_expect_hook(t, "va egress program runs per packet, resubmitted once (BPF)",
 			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 2);
+	/* Its last run reads its own mark; a redirect to va leaves skb_iif 0. */
+	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 1, "va's egress");
 	tse_expect_each(t, "entries into ifb per packet (BPF on its egress)",
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0,
 			&tse_misredirected, &tse_misredirected);
