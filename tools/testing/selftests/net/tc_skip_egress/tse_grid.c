@@ -36,6 +36,12 @@ static bool has_clsact(const struct tse_point *p)
 	return p->site != TSE_SITE_TCX && p->site != TSE_SITE_ROOT;
 }
 
+/* A BPF program sends to ifb: bpf_redirect(), bpf_clone_redirect(). */
+static bool bpf_site(const struct tse_point *p)
+{
+	return p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX;
+}
+
 /* The hook the site's first program sits on; the loop breaker in solo rows. */
 static enum tse_hook site_hook(const struct tse_point *p)
 {
@@ -58,8 +64,7 @@ static int unsupported(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
 
-	if (p->upper != TSE_UPPER_TUNNEL ||
-	    (p->site != TSE_SITE_CLSACT_BPF && p->site != TSE_SITE_TCX))
+	if (p->upper != TSE_UPPER_TUNNEL || !bpf_site(p))
 		return 0;
 	return tse_skip(t, "%s: %s", "bpf_redirect() from a tunnel to ifb",
 			"no link-layer header, dropped on every kernel (-ERANGE)");
@@ -268,12 +273,11 @@ static const char *const original_once =
 /* What a copy row shows where the packet's rows differ: ifb drops copies. */
 static struct tse_rule copy_rule(const struct tse_point *p, enum tse_obs o)
 {
-	bool bpf = p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX;
-
 	switch (o) {
 	case OBS_IFB_DROPPED:
 		/* A copy ifb keeps leaves the device beside the packet. */
-		return (struct tse_rule){ 1 + p->aggregate, bpf ? clone_dropped : mirror_dropped,
+		return (struct tse_rule){ 1 + p->aggregate,
+					  bpf_site(p) ? clone_dropped : mirror_dropped,
 					  &tse_duplicated };
 	case OBS_ROOT:
 		return (struct tse_rule){ 1, original_once };
@@ -363,7 +367,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = correct_rule(p, o);
-	bool dropped = p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX;
+	bool dropped = bpf_site(p);
 
 	if (r.value < 0 || copies(p))
 		return r;
@@ -496,9 +500,7 @@ static long long sum(const unsigned int *row, int n)
 /* The fence takes the test packets' way into ifb only where u32 sends it. */
 static int fences_into_ifb(struct tse_test *t)
 {
-	enum tse_site site = t->s->point.site;
-
-	return site == TSE_SITE_CLSACT_BPF || site == TSE_SITE_TCX ? 0 : t->traffic.fences;
+	return bpf_site(&t->s->point) ? 0 : t->traffic.fences;
 }
 
 /*
@@ -627,7 +629,7 @@ static struct tse_rule copy_iif_rule(struct tse_test *t, const struct field_hook
 
 	switch (h->hook) {
 	case TSE_HOOK_IFB:
-		if (p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX)
+		if (bpf_site(p))
 			return (struct tse_rule){ 0, clone_iif };
 		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
 					  mirror_iif };
