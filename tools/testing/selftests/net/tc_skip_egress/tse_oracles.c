@@ -244,26 +244,26 @@ void tse_expect_root_actions(struct tse_test *t)
 /*
  * @dev's root qdisc sent @pkts test packets and @fences fences in class
  * 1:@minor, the one its filters choose (@more and @fewer say what more and
- * fewer would mean), and nothing in 1:@other.
+ * fewer would mean), and nothing in 1:@other; @oracle names the check.
  */
-static void expect_root_classes(struct tse_test *t, enum tse_dev dev, unsigned int minor,
-				unsigned int other, int pkts, int fences,
+static void expect_root_classes(const char *oracle, struct tse_test *t, enum tse_dev dev,
+				unsigned int minor, unsigned int other, int pkts, int fences,
 				const struct tse_meaning *more, const struct tse_meaning *fewer)
 {
 	char what[112];
 
 	snprintf(what, sizeof(what), "packets class 1:%u of %s's root qdisc sent, fences aside",
 		 minor, tse_dev(t, dev));
-	tse_expect(t, what, tse_moved_class(t, dev, minor) - fences, pkts, more, fewer);
+	__tse_expect(oracle, t, what, tse_moved_class(t, dev, minor) - fences, pkts, more, fewer);
 	snprintf(what, sizeof(what), "packets class 1:%u of %s's root qdisc sent", other,
 		 tse_dev(t, dev));
-	tse_expect(t, what, tse_moved_class(t, dev, other), 0,
-		   &tse_misclassified, &tse_misclassified);
+	__tse_expect(oracle, t, what, tse_moved_class(t, dev, other), 0,
+		     &tse_misclassified, &tse_misclassified);
 }
 
 void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
 {
-	expect_root_classes(t, dev, TSE_CHOSEN_CLASS, TSE_DEFAULT_CLASS, t->pkts,
+	expect_root_classes(__func__, t, dev, TSE_CHOSEN_CLASS, TSE_DEFAULT_CLASS, t->pkts,
 			    t->traffic.fences, &tse_duplicated, &tse_misclassified);
 }
 
@@ -275,7 +275,7 @@ void tse_expect_root_default_class(struct tse_test *t, enum tse_dev dev, int pkt
 				   int fences, const struct tse_meaning *more,
 				   const struct tse_meaning *fewer)
 {
-	expect_root_classes(t, dev, TSE_DEFAULT_CLASS, TSE_CHOSEN_CLASS, pkts, fences,
+	expect_root_classes(__func__, t, dev, TSE_DEFAULT_CLASS, TSE_CHOSEN_CLASS, pkts, fences,
 			    more, fewer);
 }
 
@@ -336,8 +336,8 @@ static int field_differs(const struct tse_fields *f, const struct tse_fields *wa
 	return 0;
 }
 
-/* The packets whose fields at @hook differ from @want. */
-static void expect_fields(struct tse_test *t, enum tse_hook hook,
+/* The packets whose fields at @hook differ from @want; @oracle names the check. */
+static void expect_fields(const char *oracle, struct tse_test *t, enum tse_hook hook,
 			  const struct tse_fields *want, const char *where)
 {
 	const struct tse_fields *fields = bpf_counters(t)->fields[hook];
@@ -354,7 +354,7 @@ static void expect_fields(struct tse_test *t, enum tse_hook hook,
 	if (bad)
 		tse_note(t, "first skb field at %s that differs: %s", where, first);
 	snprintf(what, sizeof(what), "packets whose skb fields at %s differ (BPF)", where);
-	tse_expect(t, what, bad, 0, &tse_fields_changed, &tse_fields_changed);
+	__tse_expect(oracle, t, what, bad, 0, &tse_fields_changed, &tse_fields_changed);
 }
 
 /* A field that no hook on any row's way sets differs at @f: which one. */
@@ -418,7 +418,7 @@ void tse_expect_peer_fields(struct tse_test *t)
 		.protocol = tse_ethertype(t),
 	};
 
-	expect_fields(t, TSE_HOOK_PEER, &want, "vb's ingress");
+	expect_fields(__func__, t, TSE_HOOK_PEER, &want, "vb's ingress");
 }
 
 /*
@@ -438,7 +438,7 @@ void tse_expect_sent_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev
 		.protocol = tse_ethertype(t),
 	};
 
-	expect_fields(t, hook, &want, where);
+	expect_fields(__func__, t, hook, &want, where);
 }
 
 /*
@@ -454,7 +454,7 @@ void tse_expect_target_fields(struct tse_test *t)
 		.protocol = tse_ethertype(t),
 	};
 
-	expect_fields(t, TSE_HOOK_TARGET, &want, "va2's egress");
+	expect_fields(__func__, t, TSE_HOOK_TARGET, &want, "va2's egress");
 }
 
 /*
