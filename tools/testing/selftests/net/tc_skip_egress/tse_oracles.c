@@ -337,8 +337,14 @@ static int field_differs(const struct tse_fields *f, const struct tse_fields *wa
 }
 
 /* The packets whose fields at @hook differ from @want; @oracle names the check. */
-static void expect_fields(const char *oracle, struct tse_test *t, enum tse_hook hook,
-			  const struct tse_fields *want, const char *where)
+/*
+ * What the program at @hook read of each test packet it saw, against
+ * @want[seq & 1]: in a row that splits its flow by parity, the odd and the
+ * even datagrams take different devices.
+ */
+static void expect_fields_by_parity(const char *oracle, struct tse_test *t,
+				    enum tse_hook hook, const struct tse_fields want[2],
+				    const char *where)
 {
 	const struct tse_fields *fields = bpf_counters(t)->fields[hook];
 	const unsigned int *seen = tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED);
@@ -348,13 +354,22 @@ static void expect_fields(const char *oracle, struct tse_test *t, enum tse_hook 
 	for (seq = 0; seq < t->pkts; seq++) {
 		if (!seen[seq])
 			continue;
-		if (field_differs(&fields[seq], want, first, bad ? 0 : sizeof(first)))
+		if (field_differs(&fields[seq], &want[seq & 1], first,
+				  bad ? 0 : sizeof(first)))
 			bad++;
 	}
 	if (bad)
 		tse_note(t, "first skb field at %s that differs: %s", where, first);
 	snprintf(what, sizeof(what), "packets whose skb fields at %s differ (BPF)", where);
 	__tse_expect(oracle, t, what, bad, 0, &tse_fields_changed, &tse_fields_changed);
+}
+
+static void expect_fields(const char *oracle, struct tse_test *t, enum tse_hook hook,
+			  const struct tse_fields *want, const char *where)
+{
+	const struct tse_fields both[2] = { *want, *want };
+
+	expect_fields_by_parity(oracle, t, hook, both, where);
 }
 
 /* A field that no hook on any row's way sets differs at @f: which one. */
@@ -439,6 +454,45 @@ void tse_expect_sent_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev
 	};
 
 	expect_fields(__func__, t, hook, &want, where);
+}
+
+/*
+ * What the program at @hook, on @dev, read of each packet as @dev received
+ * it: skb_iif @dev, no mark (the crossing into @dev's namespace cleared
+ * the loop breaker's), @pkt_type as the frame's destination MAC gives it.
+ */
+void tse_expect_received_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,
+				unsigned int pkt_type, const char *where)
+{
+	const struct tse_fields want = {
+		.ingress_ifindex = t->net.ifindex[dev],
+		.ifindex = t->net.ifindex[dev],
+		.pkt_type = pkt_type,
+		.protocol = tse_ethertype(t),
+	};
+
+	expect_fields(__func__, t, hook, &want, where);
+}
+
+/*
+ * As tse_expect_sent_fields(), in a row whose even datagrams pass @dev[0]
+ * with skb_iif @iif[0], and whose odd ones pass @dev[1] with @iif[1].
+ */
+void tse_expect_split_fields(struct tse_test *t, enum tse_hook hook,
+			     const enum tse_dev dev[2], const enum tse_dev iif[2],
+			     unsigned int mark, const char *where)
+{
+	struct tse_fields want[2] = {};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		want[i].mark = mark;
+		want[i].ingress_ifindex = t->net.ifindex[iif[i]];
+		want[i].ifindex = t->net.ifindex[dev[i]];
+		want[i].pkt_type = PACKET_HOST;
+		want[i].protocol = tse_ethertype(t);
+	}
+	expect_fields_by_parity(__func__, t, hook, want, where);
 }
 
 /*

@@ -65,6 +65,11 @@ void tse_expect_peer_fields(struct tse_test *t);
 void tse_expect_target_fields(struct tse_test *t);
 void tse_expect_sent_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,
 			    int iif, unsigned int mark, const char *where);
+void tse_expect_received_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,
+				unsigned int pkt_type, const char *where);
+void tse_expect_split_fields(struct tse_test *t, enum tse_hook hook,
+			     const enum tse_dev dev[2], const enum tse_dev iif[2],
+			     unsigned int mark, const char *where);
 void tse_expect_two_homes(struct tse_test *t);
 void tse_expect_gso_once(struct tse_test *t);
 void tse_expect_batched(struct tse_test *t);

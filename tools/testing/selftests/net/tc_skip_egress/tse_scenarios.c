@@ -8,6 +8,7 @@
 #endif
 #include <stdio.h>
 #include <string.h>
+#include <linux/if_packet.h>
 
 #include "tse_result.h"
 #include "tse_topology.h"
@@ -44,6 +45,31 @@ static void judge_received_once(struct tse_test *t)
 	tse_expect_peer_rx(t, 1);
 }
 
+/*
+ * Sent from this host and mirred to ifb by va's egress filter: va's hook
+ * reads the packet once, before ifb, with no input device and no mark;
+ * ifb's gate reads va, which mirred set skb_iif to, and reads the mark
+ * before it counts the entry.
+ */
+static void judge_sent_fields(struct tse_test *t, enum tse_hook hook)
+{
+	tse_expect_sent_fields(t, hook, TSE_VA, 0, 0, "va's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, t->net.ifindex[TSE_VA], 0,
+			       "ifb's egress");
+}
+
+/*
+ * Redirected to ifb from vb's ingress: vb's hook reads the packet once, as
+ * vb received it, and the crossing from va's namespace cleared the mark;
+ * ifb's gate reads vb, where it returns the packet to.
+ */
+static void judge_ingress_fields(struct tse_test *t, enum tse_hook hook)
+{
+	tse_expect_received_fields(t, hook, TSE_VB, PACKET_HOST, "vb's ingress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, t->net.ifindex[TSE_VB], 0,
+			       "ifb's egress");
+}
+
 static int setup_egress_mirred(struct tse_test *t)
 {
 	return head_and_mirred(t, TSE_VA, true, TSE_IFB);
@@ -54,6 +80,7 @@ static void judge_egress_mirred(struct tse_test *t)
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
 	tse_expect_delivery(t);
+	judge_sent_fields(t, TSE_HOOK_HEAD);
 }
 
 /* ingress_mirred, a control: ingress has skipped re-injected packets always. */
@@ -67,6 +94,7 @@ static void judge_ingress_mirred(struct tse_test *t)
 	tse_expect_redirected(t);
 	judge_once(t, TSE_VB, TSE_HOOK_HEAD, "ingress classifier runs per packet (BPF)");
 	tse_expect_delivery(t);
+	judge_ingress_fields(t, TSE_HOOK_HEAD);
 }
 
 /* ingress_bpf_redirect, a control: the kernel set skb_iif on arrival. */
@@ -81,6 +109,7 @@ static void judge_ingress_bpf_redirect(struct tse_test *t)
 	judge_once(t, TSE_VB, TSE_HOOK_REDIRECT,
 		   "ingress bpf_redirect program runs per packet");
 	tse_expect_delivery(t);
+	judge_ingress_fields(t, TSE_HOOK_REDIRECT);
 }
 
 /* egress_unrelated: a second flow on va, which no filter redirects. */
@@ -95,6 +124,7 @@ static void judge_egress_unrelated(struct tse_test *t)
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 	tse_expect_delivered(t, TSE_FLOW_SECOND);
 	tse_expect_peer_rx(t, 2);
+	judge_sent_fields(t, TSE_HOOK_HEAD);
 }
 
 /*
@@ -121,6 +151,8 @@ static void judge_gso_after_ifb(struct tse_test *t)
 	tse_expect_peer_fields(t);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 	tse_expect_peer_rx(t, 1);
+	/* The hooks before the segmentation read the GSO skb by its first datagram. */
+	judge_sent_fields(t, TSE_HOOK_HEAD);
 }
 
 /* va's root filter on the flow: class 1:3, a mirror to vc, gact, @then. */
@@ -162,6 +194,20 @@ static int setup_root_qdisc_mirror_then_redirect(struct tse_test *t)
 	       root_qdisc_watched(t) ?: root_mirror_filter(t, redirect);
 }
 
+/*
+ * The root filter's last run comes after ifb, which set skb_iif to itself,
+ * and after the gate counted the packet once; the copy reached vd, in the
+ * receiver's namespace, for vb's MAC.
+ */
+static void judge_mirror_then_redirect_fields(struct tse_test *t)
+{
+	judge_sent_fields(t, TSE_HOOK_HEAD);
+	tse_expect_sent_fields(t, TSE_HOOK_REINJECT, TSE_VA, t->net.ifindex[TSE_IFB], 1,
+			       "va's root qdisc");
+	tse_expect_received_fields(t, TSE_HOOK_MIRROR, TSE_VD, PACKET_OTHERHOST,
+				   "the monitor's ingress (vd)");
+}
+
 static void judge_root_qdisc_mirror_then_redirect(struct tse_test *t)
 {
 	tse_expect_redirected(t);
@@ -171,6 +217,7 @@ static void judge_root_qdisc_mirror_then_redirect(struct tse_test *t)
 	tse_expect_root_actions(t);
 	tse_expect_root_class(t, TSE_VA);
 	tse_expect_delivery(t);
+	judge_mirror_then_redirect_fields(t);
 }
 
 /*
@@ -209,6 +256,8 @@ static void judge_egress_100_filters(struct tse_test *t)
 	tse_expect_hook(t, "runs of egress filter prio 99 per packet (BPF)",
 			TSE_HOOK_TAIL, TSE_FLOW_REDIRECTED, 1);
 	tse_expect_delivery(t);
+	judge_sent_fields(t, TSE_HOOK_HEAD);
+	tse_expect_sent_fields(t, TSE_HOOK_TAIL, TSE_VA, 0, 0, "va's egress, prio 99");
 }
 
 /*
@@ -220,12 +269,30 @@ static int setup_forward_egress_mirred(struct tse_test *t)
 	return head_and_mirred(t, TSE_RB, true, TSE_IFB);
 }
 
-static void judge_forward_egress_mirred(struct tse_test *t)
+/*
+ * rb's hook reads skb_iif ra, where the packet arrived, and @mark, the
+ * count of the ifb gates it passed before rb; ifb's gate reads rb, which
+ * the redirect set skb_iif to, where ifb returns the packet.
+ */
+static void judge_forward_fields(struct tse_test *t, enum tse_hook hook, unsigned int mark)
+{
+	tse_expect_sent_fields(t, hook, TSE_RB, t->net.ifindex[TSE_RA], mark, "rb's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, t->net.ifindex[TSE_RB], mark,
+			       "ifb's egress");
+}
+
+static void judge_forwarded_once(struct tse_test *t)
 {
 	tse_expect_redirected(t);
 	tse_expect_forwarded_once(t);
 	judge_once(t, TSE_RB, TSE_HOOK_HEAD, "rb egress classifier runs per packet (BPF)");
 	tse_expect_delivery(t);
+}
+
+static void judge_forward_egress_mirred(struct tse_test *t)
+{
+	judge_forwarded_once(t);
+	judge_forward_fields(t, TSE_HOOK_HEAD, 0);
 }
 
 static int setup_forward_egress_bpf_redirect(struct tse_test *t)
@@ -240,6 +307,7 @@ static void judge_forward_egress_bpf_redirect(struct tse_test *t)
 	judge_once(t, TSE_RB, TSE_HOOK_REDIRECT,
 		   "rb egress bpf_redirect program runs per packet");
 	tse_expect_delivery(t);
+	judge_forward_fields(t, TSE_HOOK_REDIRECT, 0);
 }
 
 /* router_two_ifb: ra's ingress redirects to ifb_in, rb's egress to ifb_tse. */
@@ -250,11 +318,19 @@ static int setup_router_two_ifb(struct tse_test *t)
 	       setup_forward_egress_mirred(t);
 }
 
+/*
+ * ra's ingress reads the packet once, as ra received it; ifb_in's gate
+ * reads ra, where ifb_in returns it, and counts it once before rb.
+ */
 static void judge_router_two_ifb(struct tse_test *t)
 {
-	judge_forward_egress_mirred(t);
+	judge_forwarded_once(t);
 	tse_expect_ifb_once(t, TSE_IFB_IN);
 	judge_once(t, TSE_RA, TSE_HOOK_IN, "ra ingress classifier runs per packet (BPF)");
+	tse_expect_received_fields(t, TSE_HOOK_IN, TSE_RA, PACKET_HOST, "ra's ingress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB_IN, TSE_IFB_IN, t->net.ifindex[TSE_RA], 0,
+			       "ifb_in's egress");
+	judge_forward_fields(t, TSE_HOOK_HEAD, 1);
 }
 
 /*
@@ -271,11 +347,15 @@ static int setup_burst(struct tse_test *t)
 
 static void judge_burst(struct tse_test *t)
 {
-	judge_forward_egress_mirred(t);
+	judge_forwarded_once(t);
 	tse_expect_root_qdisc_once(t);
 	tse_expect_root_default_class(t, TSE_RB, t->pkts, t->traffic.fences,
 				      &tse_duplicated, &tse_not_delivered);
 	tse_expect_batched(t);
+	judge_forward_fields(t, TSE_HOOK_HEAD, 0);
+	/* After ifb, which set skb_iif to itself; its gate counted the packet. */
+	tse_expect_sent_fields(t, TSE_HOOK_REINJECT, TSE_RB, t->net.ifindex[TSE_IFB], 1,
+			       "rb's root qdisc");
 }
 
 /*
@@ -296,6 +376,25 @@ static int setup_burst_two_devices(struct tse_test *t)
 	       tse_count_at_root(t, TSE_RB2, progs->tse_count_reinject);
 }
 
+/*
+ * The even datagrams pass rb, the odd ones rb2 (ra's program redirected
+ * them there, which leaves skb_iif ra): each hook reads its own device,
+ * ifb's gate the device each came from, the root qdiscs ifb and the
+ * gate's count.
+ */
+static void judge_two_devices_fields(struct tse_test *t)
+{
+	static const enum tse_dev outputs[2] = { TSE_RB, TSE_RB2 };
+	static const enum tse_dev ifb[2] = { TSE_IFB, TSE_IFB };
+	static const enum tse_dev ra[2] = { TSE_RA, TSE_RA };
+
+	tse_expect_received_fields(t, TSE_HOOK_IN, TSE_RA, PACKET_HOST, "ra's ingress");
+	tse_expect_split_fields(t, TSE_HOOK_HEAD, outputs, ra, 0, "rb's or rb2's egress");
+	tse_expect_split_fields(t, TSE_HOOK_IFB, ifb, outputs, 0, "ifb's egress");
+	tse_expect_split_fields(t, TSE_HOOK_REINJECT, outputs, ifb, 1,
+				"rb's or rb2's root qdisc");
+}
+
 static void judge_burst_two_devices(struct tse_test *t)
 {
 	tse_expect_redirected(t);
@@ -313,6 +412,7 @@ static void judge_burst_two_devices(struct tse_test *t)
 	tse_expect_ifb_once(t, TSE_IFB);
 	tse_expect_two_homes(t);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	judge_two_devices_fields(t);
 }
 
 static int setup_tcp_stream(struct tse_test *t)
