@@ -456,8 +456,7 @@ int tse_clone_ifb_tcx(struct __sk_buff *skb)
  * must not depend on the fix (Daniel Borkmann's objection to setting
  * skb_iif for every target).
  */
-SEC("tc")
-int tse_redirect_target(struct __sk_buff *skb)
+static __always_inline int redirect_target(struct __sk_buff *skb)
 {
 	struct tse_packet pkt;
 	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
@@ -470,6 +469,18 @@ int tse_redirect_target(struct __sk_buff *skb)
 				sizeof(cfg.target_mac), 0))
 		return TC_ACT_SHOT;
 	return bpf_redirect(cfg.target_ifindex, 0);
+}
+
+SEC("tc")
+int tse_redirect_target(struct __sk_buff *skb)
+{
+	return redirect_target(skb);
+}
+
+SEC("tcx/egress")
+int tse_redirect_target_tcx(struct __sk_buff *skb)
+{
+	return redirect_target(skb);
 }
 
 /*

@@ -160,7 +160,8 @@ struct tse_shape {
 	bool monitor;		/* a second veth pair, vc - vd, for mirrors */
 	bool tap;		/* a packet socket on va counts what it sends */
 	bool aggregate;		/* a second veth pair, va2 - vb2, its own flow */
-	bool target;		/* va2 - vb2, a plain target for bpf_redirect() */
+	bool target;		/* va2 - vb2, a plain target for a redirect */
+	bool target_has_vb_mac;	/* vb2 answers to vb's MAC (a redirect that cannot readdress) */
 	bool bare;		/* clsact only where the scenario adds one */
 	bool second_output;	/* routed: rb2 - vb2, for what ra's program sends */
 };

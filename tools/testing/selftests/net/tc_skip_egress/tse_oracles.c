@@ -496,22 +496,6 @@ void tse_expect_split_fields(struct tse_test *t, enum tse_hook hook,
 }
 
 /*
- * What va2's egress read of each packet that a bpf_redirect() on va sent
- * it, as stock gives it: a packet sent from this host has no input device
- * (ingress_ifindex 0), and nothing else set a field.
- */
-void tse_expect_target_fields(struct tse_test *t)
-{
-	const struct tse_fields want = {
-		.ifindex = t->net.ifindex[TSE_VA2],
-		.pkt_type = PACKET_HOST,
-		.protocol = tse_ethertype(t),
-	};
-
-	expect_fields(__func__, t, TSE_HOOK_TARGET, &want, "va2's egress");
-}
-
-/*
  * burst_two_devices: the even datagrams leave by rb, to vb, the odd ones by
  * rb2, to vb2; the clsact qdiscs of both count each packet once between
  * them.

@@ -62,7 +62,6 @@ void tse_field_row(struct tse_test *t, enum tse_hook hook,
 		   enum tse_field_id field, unsigned int *row);
 void tse_expect_fields_unset(struct tse_test *t);
 void tse_expect_peer_fields(struct tse_test *t);
-void tse_expect_target_fields(struct tse_test *t);
 void tse_expect_sent_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,
 			    int iif, unsigned int mark, const char *where);
 void tse_expect_received_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,

@@ -495,27 +495,53 @@ static void judge_stacked_into_one_ifb(struct tse_test *t)
 }
 
 /*
- * bpf_redirect_to_veth: va2's egress must read what stock gives,
- * ingress_ifindex 0 above all: a redirect to anything but ifb leaves
- * skb_iif alone.
+ * The *_to_veth rows: va's egress sends each packet to a plain device,
+ * va2, whose egress runs a program, by bpf_redirect() (cls_bpf, tcx) or by
+ * mirred (clsact, the root qdisc). What va2's program reads must not
+ * depend on the fix, ingress_ifindex above all: a redirect to anything but
+ * ifb leaves skb_iif as stock does.
  */
-static int setup_bpf_redirect_to_veth(struct tse_test *t)
+static int count_at_target(struct tse_test *t)
 {
-	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
-
-	return tse_count_at(t, TSE_VA, true, progs->tse_redirect_target, 1) ?:
-	       tse_count_at(t, TSE_VA2, true, progs->tse_count_target, 1);
+	return tse_count_at(t, TSE_VA2, true, t->net.skel->progs.tse_count_target, 1);
 }
 
-static void judge_bpf_redirect_to_veth(struct tse_test *t)
+static int setup_bpf_redirect_to_veth(struct tse_test *t)
 {
-	tse_expect_hook(t, "va egress bpf_redirect program runs per packet",
-			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_redirect_target, 1) ?:
+	       count_at_target(t);
+}
+
+static int setup_tcx_redirect_to_veth(struct tse_test *t)
+{
+	return tse_attach_tcx(t, TSE_VA, t->net.skel->progs.tse_redirect_target_tcx) ?:
+	       count_at_target(t);
+}
+
+static int setup_mirred_to_veth(struct tse_test *t)
+{
+	return head_and_mirred(t, TSE_VA, true, TSE_VA2) ?: count_at_target(t);
+}
+
+static int setup_root_qdisc_mirred_to_veth(struct tse_test *t)
+{
+	return tse_root_qdisc(t, TSE_VA) ?:
+	       tse_count_at_root(t, TSE_VA, t->net.skel->progs.tse_count_head) ?:
+	       tse_mirred_filter(t, TSE_VA, "parent 1:", 2, UDP, TSE_PORT, TSE_VA2) ?:
+	       count_at_target(t);
+}
+
+/*
+ * @hook on va sent each packet to va2 once, and nothing to ifb. Sent from
+ * this host, the packet has no input device at va, and no loop breaker is
+ * on its way; at va2 skb_iif is @iif: 0 after bpf_redirect(), va after
+ * mirred, which names the device it runs on.
+ */
+static void judge_to_veth(struct tse_test *t, enum tse_hook hook, const char *what, int iif)
+{
+	tse_expect_hook(t, what, hook, TSE_FLOW_REDIRECTED, 1);
 	tse_expect_hook(t, "va2 egress classifier runs per packet (BPF)",
 			TSE_HOOK_TARGET, TSE_FLOW_REDIRECTED, 1);
-	/* Sent from this host: no input device, and no loop breaker on the way. */
-	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
-	tse_expect_target_fields(t);
 	tse_expect_each(t, "entries into ifb per packet (BPF on its egress)",
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0,
 			&tse_misredirected, &tse_misredirected);
@@ -523,6 +549,25 @@ static void judge_bpf_redirect_to_veth(struct tse_test *t)
 	tse_expect(t, "packets vb2 received (veth rx_packets), fences aside",
 		   (long long)tse_moved(t, TSE_VB2).rx - t->traffic.fences, t->pkts,
 		   &tse_duplicated, &tse_not_delivered);
+	tse_expect_sent_fields(t, hook, TSE_VA, 0, 0, "va's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_TARGET, TSE_VA2, iif, 0, "va2's egress");
+}
+
+static void judge_bpf_redirect_to_veth(struct tse_test *t)
+{
+	judge_to_veth(t, TSE_HOOK_REDIRECT, "va egress bpf_redirect program runs per packet", 0);
+}
+
+static void judge_mirred_to_veth(struct tse_test *t)
+{
+	judge_to_veth(t, TSE_HOOK_HEAD, "va egress classifier runs per packet (BPF)",
+		      t->net.ifindex[TSE_VA]);
+}
+
+static void judge_root_qdisc_mirred_to_veth(struct tse_test *t)
+{
+	judge_to_veth(t, TSE_HOOK_HEAD, "va root qdisc filter runs per packet (BPF)",
+		      t->net.ifindex[TSE_VA]);
 }
 
 /*

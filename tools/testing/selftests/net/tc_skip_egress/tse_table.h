@@ -83,6 +83,17 @@ TSE_ROW(stacked_into_one_ifb,
 TSE_ROW(bpf_redirect_to_veth, { .ifb_ns = TSE_NS_SENDER, .target = true },
 	TSE_F_BASE, TSE_UDP,
 	.setup = setup_bpf_redirect_to_veth, .judge = judge_bpf_redirect_to_veth)
+TSE_ROW(tcx_redirect_to_veth, { .ifb_ns = TSE_NS_SENDER, .target = true },
+	TSE_F_TCX, TSE_UDP,
+	.setup = setup_tcx_redirect_to_veth, .judge = judge_bpf_redirect_to_veth)
+TSE_ROW(mirred_to_veth,
+	{ .ifb_ns = TSE_NS_SENDER, .target = true, .target_has_vb_mac = true },
+	TSE_F_MIRRED_U32, TSE_UDP,
+	.setup = setup_mirred_to_veth, .judge = judge_mirred_to_veth)
+TSE_ROW(root_qdisc_mirred_to_veth,
+	{ .ifb_ns = TSE_NS_SENDER, .target = true, .target_has_vb_mac = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	.setup = setup_root_qdisc_mirred_to_veth, .judge = judge_root_qdisc_mirred_to_veth)
 TSE_ROW(clone_to_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
 	.setup = setup_clone_to_ifb, .judge = judge_clone_to_ifb)
 TSE_ROW(two_ifb_stages, { .ifb_ns = TSE_NS_SENDER, .ifb_in = true },

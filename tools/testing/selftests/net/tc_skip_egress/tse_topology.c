@@ -131,6 +131,17 @@ static bool tunneled(struct tse_test *t)
 	return upperdef(t) && upperdef(t)->type6;
 }
 
+/*
+ * A veth's own MAC. vb2 takes vb's where the row redirects va's frames to
+ * va2 unchanged (mirred cannot readdress them): the receiver takes them.
+ */
+static const char *own_mac(struct tse_test *t, enum tse_dev dev)
+{
+	if (dev == TSE_VB2 && t->s->shape.target_has_vb_mac)
+		return devdef(t, TSE_VB)->mac;
+	return devdef(t, dev)->mac;
+}
+
 /* The MAC the link peer of @dev sends to: the upper's own, if it has one. */
 static const char *link_mac(struct tse_test *t, enum tse_dev dev)
 {
@@ -138,7 +149,7 @@ static const char *link_mac(struct tse_test *t, enum tse_dev dev)
 
 	if (up && (dev == TSE_VA || dev == TSE_VB) && up->mac[dev == TSE_VB])
 		return up->mac[dev == TSE_VB];
-	return devdef(t, dev)->mac;
+	return own_mac(t, dev);
 }
 
 /* @dev's own address: a tunnel's outer address, on va or vb. */
@@ -397,7 +408,7 @@ static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
  */
 static void set_target(struct tse_test *t, struct tse_config *cfg)
 {
-	const char *mac = devdef(t, TSE_VB2)->mac;
+	const char *mac = own_mac(t, TSE_VB2);
 	__u8 *m = cfg->target_mac;
 
 	cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB2 : TSE_VA2];
@@ -470,11 +481,11 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 	char peer[128];
 
 	snprintf(peer, sizeof(peer), "peer name %s address %s netns /proc/%d/fd/%d",
-		 tse_dev(t, b), devdef(t, b)->mac, getpid(), t->net.ns[tse_dev_ns(t, b)]);
+		 tse_dev(t, b), own_mac(t, b), getpid(), t->net.ns[tse_dev_ns(t, b)]);
 	return tse_queue(t, tse_dev_ns(t, a), TSE_IP,
 			 "link add name %s%s address %s type veth %s\n",
 			 tse_dev(t, a), burst ? " gso_max_segs 1" : "",
-			 devdef(t, a)->mac, peer);
+			 own_mac(t, a), peer);
 }
 
 /*
