@@ -495,6 +495,34 @@ static void judge_stacked_into_one_ifb(struct tse_test *t)
 }
 
 /*
+ * stacked_with_clsact_below: the same, and va has an egress hook, a
+ * counting clsact, as a device with a tc program of its own does. The
+ * hook must read the packet once, as the macvlan hands it down, and skip
+ * it when ifb returns it from va's own redirect; va's root filter must
+ * still send it to ifb once, as on stock.
+ */
+static int setup_stacked_with_clsact_below(struct tse_test *t)
+{
+	return tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n",
+			    tse_dev(t, TSE_VA)) ?:
+	       setup_stacked_into_one_ifb(t) ?:
+	       tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1);
+}
+
+/*
+ * The hook's one run is the packet's way down from the macvlan: after the
+ * macvlan's pass through ifb (skb_iif ifb, the gate's count 1).
+ */
+static void judge_stacked_with_clsact_below(struct tse_test *t)
+{
+	judge_stacked_into_one_ifb(t);
+	tse_expect_hook(t, "va egress classifier runs per packet (BPF)",
+			TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, t->net.ifindex[TSE_IFB], 1,
+			       "va's egress");
+}
+
+/*
  * The *_to_veth rows: va's egress sends each packet to a plain device,
  * va2, whose egress runs a program, by bpf_redirect() (cls_bpf, tcx) or by
  * mirred (clsact, the root qdisc). What va2's program reads must not
