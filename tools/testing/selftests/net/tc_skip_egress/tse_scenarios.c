@@ -447,9 +447,10 @@ static void judge_shaped_ifb(struct tse_test *t)
 }
 
 /*
- * stacked_into_one_ifb: the macvlan's root qdisc consumes ifb's mark, so
- * va's filter sends the packet through ifb a second time, as on stock:
- * nothing the fix changes is on the way.
+ * stacked_*: root filters on an upper device (a macvlan, a bond) and on
+ * va below it redirect to one ifb, IMQ style. The upper device's root
+ * qdisc consumes ifb's mark, so va's filter sends the packet through ifb
+ * a second time, as on stock: nothing the fix changes is on the way.
  */
 static int setup_stacked_into_one_ifb(struct tse_test *t)
 {
@@ -466,15 +467,15 @@ static int setup_stacked_into_one_ifb(struct tse_test *t)
 /*
  * The last run of each hook: after ifb, which set skb_iif to itself. The
  * gate on ifb's egress counts each entry in skb->mark: one before the
- * macvlan's second run, two before va's; the second entry came from va,
- * whose mirred set skb_iif to it.
+ * upper device's second run, two before va's; the second entry came from
+ * va, whose mirred set skb_iif to it.
  */
 static void judge_stacked_fields(struct tse_test *t)
 {
 	int ifb = t->net.ifindex[TSE_IFB];
 
 	tse_expect_sent_fields(t, TSE_HOOK_REINJECT, TSE_UP_A, ifb, 1,
-			       "the macvlan's root qdisc");
+			       "the upper device's root qdisc");
 	tse_expect_sent_fields(t, TSE_HOOK_LOWER, TSE_VA, ifb, 2, "va's root qdisc");
 	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, t->net.ifindex[TSE_VA], 1,
 			       "ifb's egress");
@@ -483,7 +484,7 @@ static void judge_stacked_fields(struct tse_test *t)
 static void judge_stacked_into_one_ifb(struct tse_test *t)
 {
 	tse_expect_redirected(t);
-	tse_expect_hook(t, "macvlan root qdisc filter runs per packet, before ifb and after (BPF)",
+	tse_expect_hook(t, "upper device's root filter runs per packet, before ifb and after (BPF)",
 			TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED, 2);
 	tse_expect_hook(t, "va root qdisc filter runs per packet, before ifb and after (BPF)",
 			TSE_HOOK_LOWER, TSE_FLOW_REDIRECTED, 2);
@@ -495,11 +496,11 @@ static void judge_stacked_into_one_ifb(struct tse_test *t)
 }
 
 /*
- * stacked_with_clsact_below: the same, and va has an egress hook, a
- * counting clsact, as a device with a tc program of its own does. The
- * hook must read the packet once, as the macvlan hands it down, and skip
- * it when ifb returns it from va's own redirect; va's root filter must
- * still send it to ifb once, as on stock.
+ * stacked_*_with_clsact_below: va also has an egress hook, a counting
+ * clsact, as a device with a tc program of its own does. The hook must
+ * read the packet once, as the upper device hands it down, and skip it
+ * when ifb returns it from va's own redirect; va's root filter must still
+ * send it to ifb once, as on stock.
  */
 static int setup_stacked_with_clsact_below(struct tse_test *t)
 {
@@ -510,8 +511,8 @@ static int setup_stacked_with_clsact_below(struct tse_test *t)
 }
 
 /*
- * The hook's one run is the packet's way down from the macvlan: after the
- * macvlan's pass through ifb (skb_iif ifb, the gate's count 1).
+ * The hook's one run is the packet's way down from the upper device:
+ * after its pass through ifb (skb_iif ifb, the gate's count 1).
  */
 static void judge_stacked_with_clsact_below(struct tse_test *t)
 {

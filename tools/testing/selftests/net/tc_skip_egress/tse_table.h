@@ -84,6 +84,14 @@ TSE_ROW(stacked_with_clsact_below,
 	{ .upper = TSE_UPPER_MACVLAN, .ifb_ns = TSE_NS_SENDER, .bare = true },
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_MACVLAN, TSE_UDP,
 	.setup = setup_stacked_with_clsact_below, .judge = judge_stacked_with_clsact_below)
+TSE_ROW(stacked_bond_into_one_ifb,
+	{ .upper = TSE_UPPER_BOND, .ifb_ns = TSE_NS_SENDER, .bare = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_BOND, TSE_UDP,
+	.setup = setup_stacked_into_one_ifb, .judge = judge_stacked_into_one_ifb)
+TSE_ROW(stacked_bond_with_clsact_below,
+	{ .upper = TSE_UPPER_BOND, .ifb_ns = TSE_NS_SENDER, .bare = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_BOND, TSE_UDP,
+	.setup = setup_stacked_with_clsact_below, .judge = judge_stacked_with_clsact_below)
 TSE_ROW(bpf_redirect_to_veth, { .ifb_ns = TSE_NS_SENDER, .target = true },
 	TSE_F_BASE, TSE_UDP,
 	.setup = setup_bpf_redirect_to_veth, .judge = judge_bpf_redirect_to_veth)
