@@ -272,6 +272,22 @@ vm_kmake()
 		make ARCH=$VM_ARCH CC="ccache gcc" "$@"
 }
 
+# ccache keys piggy.o on piggy.S, which only .incbin's the compressed
+# vmlinux, and depend mode does not see the .incbin: a hit hands back the
+# kernel of another build with a payload of the same size (2026-12-05:
+# mutants booted other mutants' kernels). Assemble it again without
+# ccache, from the command Kbuild saved, so the image holds this build.
+vm_fresh_payload()
+{
+	local obj=$1 cmd
+
+	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$obj/arch/x86/boot/compressed/.piggy.o.cmd")
+	case $cmd in
+	"ccache "*)	(cd "$obj" && eval "${cmd#ccache }") ;;
+	*)		return 0 ;;
+	esac
+}
+
 # Build $obj/arch/x86/boot/bzImage from $src; output goes to $log.
 vm_make()
 {
@@ -279,6 +295,8 @@ vm_make()
 
 	mkdir -p "${log%/*}"
 	vm_config "$src" "$obj" >"$log" 2>&1 &&
+	vm_kmake -C "$src" O="$obj" -j"$(nproc)" bzImage >>"$log" 2>&1 &&
+	vm_fresh_payload "$obj" >>"$log" 2>&1 &&
 	vm_kmake -C "$src" O="$obj" -j"$(nproc)" bzImage >>"$log" 2>&1
 }
 
