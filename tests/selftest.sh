@@ -777,7 +777,7 @@ fake_vm()
 		[ "\$1" = -serial ] && serial+=("\${2#file:}")
 		shift
 	done
-	: >"\${serial[0]}"
+	cat "$ST/fv/console" >"\${serial[0]}" 2>/dev/null || : >"\${serial[0]}"
 	cat "$ST/fv/guest" >>"\${serial[1]}"
 	EOF
 	stand_in "$ST/fv/bin/make" <<-'EOF'
@@ -868,6 +868,61 @@ st_bisect()
 	pass|bisect run, the suite exited 1 after a whole TAP of passes: no answer (125)|125|1|${pass2[0]}|${pass2[1]}|${pass2[2]}
 	pass|bisect run, the suite rejected its arguments (exit 2): stop (128)|128|2|1..0 # unknown test
 	EOF
+	# The kernel that booted is another build's (run-vm.sh exit 252).
+	fake_bzimage "$ST/fv/obj/arch/x86/boot/bzImage" '6.12.57 (root@h) #2 SMP'
+	stand_in "$ST/fv/bin/make" 'exit 0'
+	echo 'Linux version 6.12.57 (root@h) (gcc) #1 SMP' >"$ST/fv/console"
+	guest 0 "${pass2[@]}"
+	expect pass "bisect run, the VM booted another build's kernel: no answer (125)" bisect_says 125
+	rm -f "$ST/fv/console"
+}
+
+# fake_bzimage FILE VERSION: a file with an x86 setup header ("HdrS" at
+# 0x202) whose kernel_version field (0x20e) points at VERSION, as in a
+# bzImage the kernel's build made.
+fake_bzimage()
+{
+	head -c 1024 /dev/zero >"$1"
+	printf 'HdrS' | dd of="$1" bs=1 seek=$((0x202)) conv=notrunc status=none
+	printf '\x00\x01' | dd of="$1" bs=1 seek=$((0x20e)) conv=notrunc status=none
+	printf '%s\0' "$2" | dd of="$1" bs=1 seek=$((0x300)) conv=notrunc status=none
+}
+
+# run_vm_says WANT BANNER [IMAGE]: run-vm.sh boots IMAGE (default: that
+# of build #30), whose console prints BANNER, and exits WANT.
+run_vm_says()
+{
+	local rc image=${3:-$ST/fv/bzImage-30}
+
+	printf '[    0.000000] %s\r\n[    0.000000] Command line: x\n' "$2" >"$ST/fv/console"
+	in_fake_vm "$TOP/vm/run-vm.sh" -l "$ST/fv/console.log" "$image" -- true
+	rc=$?
+	echo "run-vm.sh exited $rc, expected $1"
+	[ "$rc" = "$1" ]
+}
+
+# run-vm.sh refuses a kernel whose banner is another build's than its
+# image's (a stale compressed payload booted another build's kernel).
+st_run_vm_banner()
+{
+	local v='6.12.57 (root@h) #30 SMP PREEMPT_DYNAMIC Sat Dec  5 01:02:03 UTC 2026'
+	local cc='(root@h) (gcc (Debian 12.2.0-14) 12.2.0, GNU ld 2.40)'
+
+	fake_vm
+	guest 0 ok
+	fake_bzimage "$ST/fv/bzImage-30" "$v"
+	expect pass "run-vm, the image header reads back as written" \
+		bash -c ". $TOP/vm/lib.sh && [ \"\$(vm_image_version $ST/fv/bzImage-30)\" = '$v' ]"
+	cases run_vm_says <<-EOF
+	pass|run-vm, the banner of the image's own build: the command's exit (0)|0|Linux version ${v%% *} $cc #${v#*#}
+	pass|run-vm, the banner of build #25 from image #30: a stale kernel (252)|252|Linux version ${v%% *} $cc #25 SMP PREEMPT_DYNAMIC Sat Dec  5 01:02:03 UTC 2026
+	pass|run-vm, the banner of another date: a stale kernel (252)|252|Linux version ${v%% *} $cc #30 SMP PREEMPT_DYNAMIC Fri Dec  4 01:02:03 UTC 2026
+	pass|run-vm, the banner of another release: a stale kernel (252)|252|Linux version 6.1.158 $cc #${v#*#}
+	EOF
+	echo fake >"$ST/fv/plain"
+	expect pass "run-vm, an image with no setup header is not judged by its banner" \
+		run_vm_says 0 "Linux version 6.1.158 $cc #1" "$ST/fv/plain"
+	rm -f "$ST/fv/console"
 }
 
 # The cover letter's matrix (vm/series.sh's matrix) is the expected one:
@@ -1895,7 +1950,7 @@ selftests()
 		  stress_bad_input vmtest_save host_checks kmsg_writer kmsg_private \
 		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
-		  kernel_compare bisect_observe header_adds layers image_cache; do
+		  kernel_compare bisect_observe header_adds layers image_cache run_vm_banner; do
 		"st_$g"
 	done
 	selftests_cleanup

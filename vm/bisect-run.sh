@@ -106,6 +106,7 @@ answer_rc()
 {
 	case $1 in
 	255)		verdict skip "did not boot" ;;
+	252)		verdict skip "the VM booted another build's kernel (run-vm.sh exit 252)" ;;
 	254|253)	verdict bad "kernel died or hung (run-vm.sh exit $1)" ;;
 	2)		log "the suite rejected its arguments; stopping"
 			exit $STOP ;;

@@ -288,6 +288,35 @@ vm_fresh_payload()
 	esac
 }
 
+# The version string of an x86 boot image ($1), from its setup header:
+# "RELEASE (USER@HOST) #N ... DATE", the setup code's copy of the banner,
+# built outside the compressed payload, so always this build's. Nothing
+# for a file without a setup header (no "HdrS" at 0x202).
+vm_image_version()
+{
+	local image=$1 off
+
+	[ "$(dd if="$image" bs=1 skip=$((0x202)) count=4 2>/dev/null)" = HdrS ] ||
+		return 0
+	off=$(od -An -tu2 -j $((0x20e)) -N2 "$image" | tr -d ' ')
+	[ -n "$off" ] || return 0
+	dd if="$image" bs=1 skip=$((off + 0x200)) count=256 2>/dev/null |
+		tr '\0' '\n' | head -n 1
+}
+
+# Is the banner a kernel printed ($2, "... Linux version RELEASE (USER@HOST)
+# (COMPILER) #N ... DATE") that of the image version $1? Its release and
+# its "#N ... DATE" must both be the image's: a payload of another build
+# (vm_fresh_payload) names another build number or date.
+vm_banner_is()
+{
+	local version=$1 banner=$2 release=${1%% *} uts
+
+	uts="#${version#*#}"
+	[[ $version == *"#"* && $banner == *"Linux version $release "* &&
+	   ${banner%"${banner##*[![:space:]]}"} == *" $uts" ]]
+}
+
 # Build $obj/arch/x86/boot/bzImage from $src; output goes to $log.
 vm_make()
 {
@@ -326,6 +355,7 @@ vm_fill()
 	255)	echo fail:boot ;;
 	254)	echo fail:crash ;;
 	253)	echo fail:timeout ;;
+	252)	echo fail:stale ;;
 	*)	echo missing ;;
 	esac
 }

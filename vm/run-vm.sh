@@ -19,13 +19,15 @@
 #   255  boot failed: the command never started (no boot, panic, hang)
 #   254  the kernel died while the command ran
 #   253  the command did not finish in time
+#   252  the kernel that booted is not the image's: its banner names another
+#        build than the image's setup header (a stale payload, docs/vm.md)
 # Kernel WARN/BUG/panic lines from the console are repeated on stderr.
 # The accelerator (VM_ACCEL), VM_SMP and VM_MEM: docs/vm.md.
 
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-readonly BOOT_FAILED=255 VM_DIED=254 TIMED_OUT=253
+readonly BOOT_FAILED=255 VM_DIED=254 TIMED_OUT=253 STALE_IMAGE=252
 cwd=$PWD
 timeout=${VM_TIMEOUT:-900}
 console=
@@ -131,6 +133,23 @@ report_console()
 		head -20 | sed 's/^/vm: console: /' >&2
 }
 
+# Did the image's own kernel boot? The console's banner must name the
+# build the image's setup header names: a compressed payload of another
+# build (docs/vm.md) boots another kernel, whose verdicts are not this
+# image's. An image without a setup header, or a console without a banner
+# (no boot: verdict() says so), is not judged here.
+own_kernel()
+{
+	local image=$1 version banner
+
+	version=$(vm_image_version "$image")
+	banner=$(grep -a -m1 'Linux version ' "$console" | tr -d '\r')
+	[ -z "$version" ] || [ -z "$banner" ] || vm_banner_is "$version" "$banner" && return 0
+	echo "vm: the kernel that booted is not $image's: it printed '${banner#*Linux version }'," \
+		"the image's setup header says '$version' (a stale payload: docs/vm.md)" >&2
+	return 1
+}
+
 # Exit code for the caller, from the markers init.sh wrote:
 # "VMTEST-BOOTED UPTIME" and "VMTEST-EXIT RC UPTIME".
 verdict()
@@ -194,6 +213,7 @@ main()
 	wait $pid
 	qemu_rc=$?
 	report_console
+	own_kernel "$image" || return $STALE_IMAGE
 	verdict "$dir/out" $qemu_rc "$t0"
 }
 
