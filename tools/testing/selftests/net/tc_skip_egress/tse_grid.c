@@ -633,13 +633,7 @@ static struct tse_rule copy_iif_rule(struct tse_test *t, const struct field_hook
 			return (struct tse_rule){ 0, clone_iif };
 		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
 					  mirror_iif };
-	case TSE_HOOK_PEER:
-	case TSE_HOOK_MIRROR:
-		return (struct tse_rule){ t->net.ifindex[h->dev], received };
 	case TSE_HOOK_LOWER:
-		if (p->upper == TSE_UPPER_TUNNEL)
-			return (struct tse_rule){ 0, tunnel_scrub };
-		return (struct tse_rule){ 0, original_iif };
 	case TSE_HOOK_REINJECT:
 		return (struct tse_rule){ 0, original_iif };
 	default:
@@ -654,6 +648,14 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 	const struct tse_point *p = &t->s->point;
 	int ifb = t->net.ifindex[TSE_IFB];
 
+	/*
+	 * Where the packet was received, and below a tunnel (which scrubs
+	 * skb_iif), what the row sends to ifb does not enter skb_iif.
+	 */
+	if (h->hook == TSE_HOOK_PEER || h->hook == TSE_HOOK_MIRROR)
+		return (struct tse_rule){ t->net.ifindex[h->dev], received };
+	if (h->hook == TSE_HOOK_LOWER && p->upper == TSE_UPPER_TUNNEL)
+		return (struct tse_rule){ 0, tunnel_scrub };
 	if (copies(p))
 		return copy_iif_rule(t, h);
 	switch (h->hook) {
@@ -663,14 +665,8 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
 					  redirect_home };
 	case TSE_HOOK_REINJECT:
-		return (struct tse_rule){ ifb, ifb_home };
 	case TSE_HOOK_LOWER:
-		if (p->upper == TSE_UPPER_TUNNEL)
-			return (struct tse_rule){ 0, tunnel_scrub };
 		return (struct tse_rule){ ifb, ifb_home };
-	case TSE_HOOK_PEER:
-	case TSE_HOOK_MIRROR:
-		return (struct tse_rule){ t->net.ifindex[h->dev], received };
 	default:
 		if (runs > 1)
 			return (struct tse_rule){ ifb, stock_again_iif };
