@@ -145,8 +145,8 @@ list_in_net
 link_in_bpf
 # bpf/config sets its options =y. VETH, VLAN_8021Q and NAMESPACES (so
 # NET_NS) are in every config.<arch> of 6.12 already; BONDING and PACKET
-# in x86_64's. 6.12's bpf/config has NET_IPIP and IPV6_TUNNEL, net/config
-# NET_IPIP and NET_ACT_GACT (=m).
+# in x86_64's. 6.12's bpf/config has BRIDGE, NET_IPIP and IPV6_TUNNEL,
+# net/config NET_IPIP and NET_ACT_GACT (=m).
 add_options "$SELFTESTS/bpf/config" sorted \
 	IFB=y NET_ACT_MIRRED=y NET_ACT_GACT=y NET_CLS_ACT=y NET_CLS_BPF=y \
 	NET_CLS_U32=y NET_SCH_HTB=y NET_SCH_INGRESS=y NET_SCH_PRIO=y \

@@ -152,13 +152,20 @@ static bool peer_u32_matches(const struct tse_point *p)
 	return p->upper != TSE_UPPER_TUNNEL && p->upper != TSE_UPPER_VLAN;
 }
 
+/* A bridge floods each packet to its second port, vc: vd counts them. */
+static bool floods(const struct tse_point *p)
+{
+	return p->upper == TSE_UPPER_BRIDGE;
+}
+
 /*
  * A copy of a tunnel's packet, which has no link-layer header, mirrored
- * onto the monitor veth would reach vd as garbage.
+ * onto the monitor veth would reach vd as garbage; over a bridge, vd
+ * counts the bridge's floods instead.
  */
 static bool mirrors(const struct tse_point *p)
 {
-	return p->upper != TSE_UPPER_TUNNEL;
+	return p->upper != TSE_UPPER_TUNNEL && !floods(p);
 }
 
 static int observer_filters(struct tse_test *t, enum tse_dev dev)
@@ -188,7 +195,7 @@ static int observer_programs(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
-	return (mirrors(&t->s->point) ?
+	return (mirrors(&t->s->point) || floods(&t->s->point) ?
 		tse_count_at(t, TSE_VD, false, progs->tse_count_mirror, 1) : 0) ?:
 	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1) ?:
 	       (t->s->point.upper ? tse_count_at_root(t, TSE_VA, progs->tse_count_lower) : 0);
@@ -222,6 +229,7 @@ enum tse_obs {
 	OBS_MIRROR,
 	OBS_ROOT_GACT,
 	OBS_LOWER,
+	OBS_FLOOD,
 	OBS_PEER,
 	OBS_PEER_GACT,
 	OBS_TAP,
@@ -269,6 +277,8 @@ static const char *const clone_dropped =
 	"ifb drops a copy bpf_clone_redirect() made: its skb_iif is 0 (the fix keeps it so)";
 static const char *const original_once =
 	"the packet itself goes its way once: only its copy went to ifb";
+static const char *const flooded_once =
+	"the bridge floods each packet it sends to both its ports once, after ifb";
 
 /* What a copy row shows where the packet's rows differ: ifb drops copies. */
 static struct tse_rule copy_rule(const struct tse_point *p, enum tse_obs o)
@@ -337,6 +347,10 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 		if (!p->upper)
 			return (struct tse_rule){ -1 };
 		return (struct tse_rule){ 1, mark_gone };
+	case OBS_FLOOD:
+		if (!floods(p))
+			return (struct tse_rule){ -1 };
+		return (struct tse_rule){ 1, flooded_once };
 	case OBS_PEER_GACT:
 		if (!peer_u32_matches(p))
 			return (struct tse_rule){ -1 };
@@ -421,6 +435,8 @@ static const struct tse_observer observers[OBS_COUNT] = {
 	[OBS_ROOT_GACT] = { "root-gact", "packets the second root filter's gact counted",
 			    &tse_actions_repeated, &tse_actions_skipped },
 	[OBS_LOWER] = { "lower", "runs of va's root qdisc counter, below the upper device (BPF)",
+			&tse_duplicated, &tse_not_delivered },
+	[OBS_FLOOD] = { "flood", "copies of each packet the bridge flooded to vc, at vd (BPF)",
 			&tse_duplicated, &tse_not_delivered },
 	[OBS_PEER] = { "peer", "runs of vb's ingress counter per packet (BPF)",
 		       &tse_reclassified, &tse_skipped },
@@ -538,7 +554,7 @@ static void observe_peer(struct tse_test *t)
 	observe(t, OBS_TAP, t->traffic.tapped, 0);
 }
 
-/* The site's hook, root, lower, ifb-gate, peer and root-mirror. */
+/* The site's hook, root, lower, ifb-gate, peer and root-mirror (or flood). */
 #define FIELD_HOOKS	6
 
 /* A hook whose program keeps what it read of each packet (struct tse_fields). */
@@ -579,7 +595,7 @@ static const char *const family =
 	"skb->protocol is the test's family (below a tunnel, the outer header's: the same)";
 static const char *const for_us = "the frame is for the receiving device's MAC";
 static const char *const for_other =
-	"the frame is for another MAC than the receiving device's (a macvlan's, or vb's at vd)";
+	"the frame is for another MAC than the receiving device's (an upper's, or vb's at vd)";
 static const char *const sent = "an outgoing packet is PACKET_HOST until a device receives it";
 static const char *const unset = "nothing on the packet's way sets it";
 static const char *const mirror_iif =
@@ -619,6 +635,9 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	if (mirrors(p))
 		h[n++] = (struct field_hook){ TSE_HOOK_MIRROR, OBS_MIRROR, TSE_VD,
 					      "the monitor's ingress (vd)" };
+	else if (floods(p))
+		h[n++] = (struct field_hook){ TSE_HOOK_MIRROR, OBS_FLOOD, TSE_VD,
+					      "the flood port's peer (vd)" };
 	return n;
 }
 
@@ -723,7 +742,8 @@ static struct tse_rule mark_rule(const struct tse_point *p, const struct field_h
 static struct tse_rule pkt_type_rule(const struct tse_point *p, const struct field_hook *h)
 {
 	if (h->hook == TSE_HOOK_MIRROR ||
-	    (h->hook == TSE_HOOK_PEER && p->upper == TSE_UPPER_MACVLAN))
+	    (h->hook == TSE_HOOK_PEER &&
+	     (p->upper == TSE_UPPER_MACVLAN || p->upper == TSE_UPPER_BRIDGE)))
 		return (struct tse_rule){ PACKET_OTHERHOST, for_other };
 	if (h->hook == TSE_HOOK_PEER)
 		return (struct tse_rule){ PACKET_HOST, for_us };
@@ -828,6 +848,7 @@ void tse_grid_judge(struct tse_test *t)
 			tse_background(t, hook));
 	observe_root(t);
 	observe(t, OBS_LOWER, tse_bpf_row(t, TSE_HOOK_LOWER, TSE_FLOW_REDIRECTED), 0);
+	observe(t, OBS_FLOOD, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
 	if (!p->solo)
 		observe(t, OBS_IFB_GATE, tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0);
 	observe_peer(t);

@@ -78,11 +78,11 @@ enum tse_dev {
 	TSE_VB,		/* receiver's veth */
 	TSE_RA,		/* router's input veth, va's peer */
 	TSE_RB,		/* router's output veth, vb's peer */
-	TSE_UP_A,	/* the upper device over va: vlan, macvlan, bond or tunnel */
+	TSE_UP_A,	/* the upper device over va: vlan, macvlan, bond, tunnel, bridge */
 	TSE_UP_B,	/* the same over vb */
 	TSE_IFB,	/* the ifb the hook under test redirects to */
 	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
-	TSE_VC,		/* the sender's monitor veth, a root action's target */
+	TSE_VC,		/* the sender's monitor veth: a root action's target, a bridge's port */
 	TSE_VD,		/* its peer, where the copies are counted */
 	TSE_VA2,	/* a second sender veth: aggregate rows, a redirect target */
 	TSE_VB2,	/* its peer */
@@ -113,6 +113,7 @@ enum tse_feature {
 	TSE_F_MACVLAN	= BIT(10),
 	TSE_F_BOND	= BIT(11),
 	TSE_F_TUNNEL	= BIT(12),	/* ipip in IPv4 tests, ip6tnl in IPv6 tests */
+	TSE_F_BRIDGE	= BIT(13),
 };
 
 /* A device stacked over va and vb, which carries their addresses. */
@@ -122,6 +123,7 @@ enum tse_upper {
 	TSE_UPPER_MACVLAN,	/* a macvlan in bridge mode, a MAC of its own */
 	TSE_UPPER_BOND,		/* an active-backup bond, va or vb its slave */
 	TSE_UPPER_TUNNEL,	/* ipip or ip6tnl (ip6ip6) from va to vb, no L2 header */
+	TSE_UPPER_BRIDGE,	/* a bridge, va its port; the sender's floods to vc too */
 };
 
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A device's counters over rtnetlink: its link's, its qdiscs', classes'. */
+/*
+ * A device's counters over rtnetlink: its link's, its qdiscs', classes';
+ * and a bridge port's state.
+ */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -217,4 +220,30 @@ int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds)
 	    nl_query(fd, RTM_GETTCLASS, NLM_F_DUMP, ifindex, ds))
 		return -1;
 	return 0;
+}
+
+/* A bridge port's state in a reply to RTM_GETLINK: its slave data's. */
+static int parse_brport_state(struct nlmsghdr *nh)
+{
+	struct ifinfomsg *ifi = NLMSG_DATA(nh);
+	struct rtattr *rta = rta_find(IFLA_RTA(ifi), IFLA_PAYLOAD(nh), IFLA_LINKINFO);
+
+	rta = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), IFLA_INFO_SLAVE_DATA) : NULL;
+	rta = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), IFLA_BRPORT_STATE) : NULL;
+	return rta ? *(__u8 *)RTA_DATA(rta) : -1;
+}
+
+/* The state of bridge port @ifindex (BR_STATE_*), or -1: not a port. */
+int tse_brport_state(int fd, int ifindex)
+{
+	char buf[32768];
+	int len;
+
+	if (nl_send(fd, RTM_GETLINK, 0, ifindex))
+		return -1;
+	len = recv(fd, buf, sizeof(buf), 0);
+	if (len <= 0 || !NLMSG_OK((struct nlmsghdr *)buf, len) ||
+	    ((struct nlmsghdr *)buf)->nlmsg_type != RTM_NEWLINK)
+		return -1;
+	return parse_brport_state((struct nlmsghdr *)buf);
 }

@@ -36,6 +36,7 @@ static const struct tse_probe probes[] = {
 	{ TSE_F_MACVLAN, "macvlan", "ip",
 	  "link add link p0 name p0.mv type macvlan mode bridge\n" },
 	{ TSE_F_BOND, "bonding", "ip", "link add name pb type bond mode active-backup\n" },
+	{ TSE_F_BRIDGE, "the bridge", "ip", "link add name pbr type bridge\n" },
 	/* Endpoints of their own: the fallback tunl0 or ip6tnl0 has none. */
 	{ TSE_F_TUNNEL, "ipip tunnels", "ip",
 	  "link add name pt type ipip local 192.0.2.1 remote 192.0.2.2\n", TSE_V4 },

@@ -300,3 +300,12 @@ void tse_record(struct tse_test *t)
 	if (fd >= 0)
 		close(fd);
 }
+
+/* The clock the library's bounded waits read, in milliseconds. */
+long long tse_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}

@@ -35,6 +35,7 @@ struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
 				    const struct tse_meaning *more,
 				    const struct tse_meaning *less);
 void tse_record(struct tse_test *t);
+long long tse_now_ms(void);
 
 /* A check is named after the oracle that made it: its caller. */
 #define tse_expect(t, ...)	__tse_expect(__func__, t, __VA_ARGS__)

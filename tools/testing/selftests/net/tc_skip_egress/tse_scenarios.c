@@ -768,6 +768,7 @@ static void judge_resubmit(struct tse_test *t)
 #define TSE_F_UPPER_MACVLAN		TSE_F_MACVLAN
 #define TSE_F_UPPER_BOND		TSE_F_BOND
 #define TSE_F_UPPER_TUNNEL		TSE_F_TUNNEL
+#define TSE_F_UPPER_BRIDGE		TSE_F_BRIDGE
 
 #define TSE_GRID(n, site, sends, dev, alone, agg)				\
 	{ #n, { .upper = TSE_UPPER_##dev, .ifb_ns = TSE_NS_SENDER,		\

@@ -20,12 +20,16 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <poll.h>
+#include <linux/if_bridge.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "tse_result.h"
+#include "tse_netlink.h"
 #include "tse_topology.h"
 
 struct tse_devdef {
@@ -75,6 +79,7 @@ struct tse_upperdef {
 	const char *mac[2];	/* NULL: the lower device's */
 	const char *type;	/* ip link add ... type @type */
 	bool master;		/* the lower device is enslaved, not linked */
+	bool floods;		/* a bridge: va's has vc for a second port */
 	/* A tunnel's type in IPv6 tests, and its inner addresses. */
 	const char *type6;
 	const char *addr4[2], *addr6[2];
@@ -88,10 +93,18 @@ static const struct tse_upperdef uppers[] = {
 	[TSE_UPPER_BOND] = { { "va.bd", "vb.bd" },
 			     { "02:00:00:00:0e:21", "02:00:00:00:0e:22" },
 			     "bond mode active-backup", true },
-	[TSE_UPPER_TUNNEL] = { { "va.tn", "vb.tn" }, { NULL, NULL }, "ipip", false,
+	[TSE_UPPER_TUNNEL] = { { "va.tn", "vb.tn" }, { NULL, NULL }, "ipip", false, false,
 			       "ip6tnl mode ip6ip6 encaplimit none",
 			       { "198.51.100.1", "198.51.100.2" },
 			       { "2001:db8:3::1", "2001:db8:3::2" } },
+	/*
+	 * Without snooping: a snooping bridge joins the all-snoopers groups
+	 * when it comes up, and its IGMP and MLD reports go out for a second
+	 * after, into the traffic (measured: 12 frames at vb and vd).
+	 */
+	[TSE_UPPER_BRIDGE] = { { "va.br", "vb.br" },
+			       { "02:00:00:00:0e:31", "02:00:00:00:0e:32" },
+			       "bridge mcast_snooping 0", true, true },
 };
 
 static const struct tse_devdef *devdef(struct tse_test *t, enum tse_dev dev)
@@ -510,8 +523,25 @@ static int link_up(struct tse_test *t, enum tse_dev dev)
 }
 
 /*
+ * A bridge that learns nothing floods every frame it sends to all its
+ * ports: va's sends each packet to va and to vc (cake-dual-ifb's br-lan,
+ * a LAN of two ports), whatever the receiver sends back.
+ */
+static int bridge_ports(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
+{
+	const char *br = tse_dev(t, up), *vc = tse_dev(t, TSE_VC);
+
+	return tse_queue(t, tse_dev_ns(t, up), TSE_IP,
+			 "link set %s type bridge_slave learning off\n", tse_dev(t, lower)) ?:
+	       (up == TSE_UP_A ?
+		tse_queue(t, tse_dev_ns(t, up), TSE_IP,
+			  "link set %s master %s\nlink set %s type bridge_slave learning off\n",
+			  vc, br, vc) : 0);
+}
+
+/*
  * Linked to @lower (vlan, macvlan), its master (bond: a device is enslaved
- * while down), or a tunnel from @lower's address to its link peer's.
+ * while down; bridge), or a tunnel from @lower's address to its link peer's.
  */
 static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 {
@@ -533,7 +563,8 @@ static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 				"link add name %s%s type %s\n"
 				"link set %s down\nlink set %s master %s\nlink set %s up\n",
 				tse_dev(t, up), address, def->type, tse_dev(t, lower),
-				tse_dev(t, lower), tse_dev(t, up), tse_dev(t, lower));
+				tse_dev(t, lower), tse_dev(t, up), tse_dev(t, lower)) ?:
+		      (def->floods ? bridge_ports(t, up, lower) : 0);
 	else
 		ret = tse_queue(t, tse_dev_ns(t, up), TSE_IP,
 				"link add link %s name %s%s type %s\n",
@@ -586,12 +617,15 @@ static int create_pair(struct tse_test *t)
 	if (create_veth(t, TSE_VA, TSE_VB) || link_up(t, TSE_VA) ||
 	    link_up(t, TSE_VB))
 		return -1;
-	if (t->s->shape.upper &&
-	    (create_upper(t, TSE_UP_A, TSE_VA) || create_upper(t, TSE_UP_B, TSE_VB)))
-		return -1;
-	/* The monitor link has no address: it only carries copies to vd. */
+	/*
+	 * The monitor link has no address: it only carries copies to vd
+	 * (a bridge's floods included, so it comes before the uppers).
+	 */
 	if (t->s->shape.monitor &&
 	    (create_veth(t, TSE_VC, TSE_VD) || link_up(t, TSE_VC) || link_up(t, TSE_VD)))
+		return -1;
+	if (t->s->shape.upper &&
+	    (create_upper(t, TSE_UP_A, TSE_VA) || create_upper(t, TSE_UP_B, TSE_VB)))
 		return -1;
 	if ((t->s->shape.aggregate || t->s->shape.target) &&
 	    (create_veth(t, TSE_VA2, TSE_VB2) || link_up(t, TSE_VA2) || link_up(t, TSE_VB2) ||
@@ -823,11 +857,74 @@ int tse_topology_init(struct tse_test *t)
 	return 0;
 }
 
+/* A socket in @ns that the kernel tells of every change of a link. */
+static int link_events(struct tse_test *t, enum tse_ns ns)
+{
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1 << (RTNLGRP_LINK - 1),
+	};
+	int fd;
+
+	if (tse_enter(t, ns))
+		return tse_setup_error(t, "setns: %s", strerror(errno));
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	tse_leave(t);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		tse_setup_error(t, "netlink link events: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Until bridge port @port forwards, for at most TSE_WAIT_MS: woken by the
+ * bridge's notice of each state it takes, no sleep.
+ */
+static int wait_forwarding(struct tse_test *t, enum tse_dev port)
+{
+	enum tse_ns ns = tse_dev_ns(t, port);
+	long long left, deadline = tse_now_ms() + TSE_WAIT_MS;
+	struct pollfd pfd = { .events = POLLIN };
+	char drain[8192];
+	int state;
+
+	pfd.fd = link_events(t, ns);
+	if (pfd.fd < 0)
+		return -1;
+	while ((state = tse_brport_state(t->net.nl[ns], t->net.ifindex[port])) !=
+	       BR_STATE_FORWARDING && (left = deadline - tse_now_ms()) > 0) {
+		poll(&pfd, 1, left);
+		while (recv(pfd.fd, drain, sizeof(drain), 0) > 0)
+			;
+	}
+	close(pfd.fd);
+	if (state != BR_STATE_FORWARDING)
+		return tse_setup_error(t, "bridge port %s not forwarding after %d ms (state %d)",
+				       tse_dev(t, port), TSE_WAIT_MS, state);
+	return 0;
+}
+
+/*
+ * A bridge port forwards only once its link is operationally up, which
+ * the kernel notes in a work of its own (linkwatch) after the link comes
+ * up: a packet sent before that would be dropped.
+ */
+static int bridges_forward(struct tse_test *t)
+{
+	if (t->s->shape.upper != TSE_UPPER_BRIDGE)
+		return 0;
+	return wait_forwarding(t, TSE_VA) ?: wait_forwarding(t, TSE_VC) ?:
+	       wait_forwarding(t, TSE_VB);
+}
+
 /* Build the scenario's network and load the BPF programs. */
 int tse_topology_create(struct tse_test *t)
 {
 	if (create_namespaces(t) || create_devices(t) || lookup_ifindexes(t) ||
-	    load_bpf(t))
+	    bridges_forward(t) || load_bpf(t))
 		return -1;
 	return 0;
 }

@@ -35,14 +35,6 @@
 #define UDP_SEGMENT	103
 #endif
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static socklen_t receiver_sockaddr(struct tse_test *t, int port,
 				   struct sockaddr_storage *ss)
 {
@@ -359,9 +351,9 @@ static unsigned int tse_outcomes(struct tse_test *t)
 
 static void wait_outcomes(struct tse_test *t)
 {
-	long long deadline = now_ms() + TSE_WAIT_MS;
+	long long deadline = tse_now_ms() + TSE_WAIT_MS;
 
-	while (tse_outcomes(t) < packets_sent(t) && now_ms() < deadline)
+	while (tse_outcomes(t) < packets_sent(t) && tse_now_ms() < deadline)
 		receive_for(t, 10);
 	receive_for(t, 0);
 }
@@ -377,8 +369,8 @@ static int wait_fence(struct tse_test *t)
 	fill_payloads(&fence, 1, TSE_FENCE_MAGIC);
 	if (send_or_drop(t, t->traffic.tx_sock[TSE_FLOW_REDIRECTED], &fence, sizeof(fence)))
 		return -1;
-	deadline = now_ms() + TSE_FENCE_MS;
-	while (!t->traffic.fences && now_ms() < deadline)
+	deadline = tse_now_ms() + TSE_FENCE_MS;
+	while (!t->traffic.fences && tse_now_ms() < deadline)
 		receive_for(t, 10);
 	return 0;
 }
@@ -464,7 +456,7 @@ static void stream_receive(struct tse_test *t, struct tse_tcp *c)
  */
 static void stream_retrans(struct tse_test *t, int fd)
 {
-	long long deadline = now_ms() + TSE_FENCE_MS;
+	long long deadline = tse_now_ms() + TSE_FENCE_MS;
 	struct tcp_info ti;
 	socklen_t len;
 
@@ -476,7 +468,7 @@ static void stream_retrans(struct tse_test *t, int fd)
 		if (!ti.tcpi_unacked)
 			break;
 		poll(NULL, 0, 10);
-	} while (now_ms() < deadline);
+	} while (tse_now_ms() < deadline);
 	t->traffic.stream.retrans = ti.tcpi_total_retrans;
 	t->traffic.stream.spurious = ti.tcpi_dsack_dups;
 }
@@ -485,7 +477,7 @@ static void stream_retrans(struct tse_test *t, int fd)
 static int run_stream(struct tse_test *t)
 {
 	struct tse_tcp c = { .rx = -1 };
-	long long deadline = now_ms() + TSE_STREAM_MS;
+	long long deadline = tse_now_ms() + TSE_STREAM_MS;
 	struct pollfd pfd[2];
 
 	t->traffic.stream.first_bad = -1;
@@ -493,7 +485,7 @@ static int run_stream(struct tse_test *t)
 	t->traffic.tx_sock[0] = c.tx;
 	if (c.tx < 0)
 		return tse_setup_error(t, "TCP connect: %s", strerror(errno));
-	while (!t->traffic.stream.done && now_ms() < deadline) {
+	while (!t->traffic.stream.done && tse_now_ms() < deadline) {
 		pfd[0] = (struct pollfd){ .fd = c.tx, .events = POLLOUT };
 		pfd[1] = (struct pollfd){ .fd = c.rx >= 0 ? c.rx : t->traffic.rx_sock[0],
 					  .events = POLLIN };
