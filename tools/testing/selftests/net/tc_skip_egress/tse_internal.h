@@ -183,6 +183,7 @@ struct tse_scenario {
 	enum tse_traffic traffic;
 	int pkts;		/* datagrams per flow; 0: TSE_PKTS */
 	bool unrelated;		/* also send a flow that is not redirected */
+	bool copies;		/* sends ifb copies: ifb's drops are theirs */
 	struct tse_point point;	/* the grid's rows */
 	/* Before anything is built: may skip, may choose the loop breaker. */
 	int (*prepare)(struct tse_test *t);

@@ -775,6 +775,7 @@ static void judge_resubmit(struct tse_test *t)
 		.monitor = true, .tap = true, .aggregate = agg, .bare = true },	\
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_SITE_##site |		\
 	  TSE_F_UPPER_##dev, TSE_UDP,						\
+	  .copies = TSE_SENDS_##sends == TSE_SENDS_COPY,			\
 	  .point = { TSE_SITE_##site, TSE_SENDS_##sends, TSE_UPPER_##dev,	\
 		     alone, agg },						\
 	  .prepare = tse_grid_prepare, .setup = tse_grid_setup,		\

@@ -112,7 +112,7 @@ TSE_ROW(root_qdisc_mirred_to_veth,
 	{ .ifb_ns = TSE_NS_SENDER, .target = true, .target_has_vb_mac = true },
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	.setup = setup_root_qdisc_mirred_to_veth, .judge = judge_root_qdisc_mirred_to_veth)
-TSE_ROW(clone_to_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
+TSE_ROW(clone_to_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP, .copies = true,
 	.setup = setup_clone_to_ifb, .judge = judge_clone_to_ifb)
 TSE_ROW(two_ifb_stages, { .ifb_ns = TSE_NS_SENDER, .ifb_in = true },
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
