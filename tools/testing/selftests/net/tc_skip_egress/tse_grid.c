@@ -31,6 +31,21 @@ static bool root_site(const struct tse_point *p)
 	return p->site == TSE_SITE_ROOT || p->site == TSE_SITE_ROOT_CLSACT;
 }
 
+/*
+ * A second stage: the site device's root qdisc sends what comes back from
+ * the site's ifb on to a second ifb, ifb_in, as a shaper chain does.
+ */
+static bool two_stages(const struct tse_point *p)
+{
+	return p->stages == TSE_STAGES_TWO;
+}
+
+/* The site device's root qdisc redirects: as the site, or the second stage. */
+static bool root_redirects(const struct tse_point *p)
+{
+	return root_site(p) || two_stages(p);
+}
+
 static bool has_clsact(const struct tse_point *p)
 {
 	return p->site != TSE_SITE_TCX && p->site != TSE_SITE_ROOT;
@@ -94,16 +109,22 @@ static const char *mirred_verb(const struct tse_point *p)
 	return copies(p) ? "mirror" : "redirect";
 }
 
-/* The filter in @dev's root qdisc that sends @flow to ifb, class 1:3. */
+/*
+ * The filter in @dev's root qdisc that sends @flow to ifb, class 1:3: what
+ * the site sends, or, as the second stage, the packet to ifb_in.
+ */
 static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
 {
+	const struct tse_point *p = &t->s->point;
+	bool second = two_stages(p);
 	char match[160];
 
 	tse_u32_match(t, UDP, TSE_PORT + flow, match, sizeof(match));
 	return tse_tc_queue(t, TSE_NS_SENDER,
 			    "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress %s dev %s\n",
-			    tse_dev(t, dev), match, TSE_CHOSEN_CLASS, mirred_verb(&t->s->point),
-			    tse_dev(t, TSE_IFB));
+			    tse_dev(t, dev), match, TSE_CHOSEN_CLASS,
+			    second ? "redirect" : mirred_verb(p),
+			    tse_dev(t, second ? TSE_IFB_IN : TSE_IFB));
 }
 
 static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
@@ -115,10 +136,11 @@ static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow
 		return -1;
 	if (tse_root_qdisc_queue(t, dev))
 		return -1;
-	if (p->site == TSE_SITE_CLSACT_MIRRED)
-		return tse_mirred_filter_queue(t, dev, "egress", 2, UDP, TSE_PORT + flow,
-					       mirred_verb(p), TSE_IFB);
-	return root_site(p) ? root_redirect(t, dev, flow) : 0;
+	if (p->site == TSE_SITE_CLSACT_MIRRED &&
+	    tse_mirred_filter_queue(t, dev, "egress", 2, UDP, TSE_PORT + flow,
+				    mirred_verb(p), TSE_IFB))
+		return -1;
+	return root_redirects(p) ? root_redirect(t, dev, flow) : 0;
 }
 
 static int site_programs(struct tse_test *t, enum tse_dev dev)
@@ -235,6 +257,9 @@ enum tse_obs {
 	OBS_TAP,
 	OBS_IFB_GATE,
 	OBS_IFB_RX,
+	OBS_IFB2_GATE,
+	OBS_IFB2_RX,
+	OBS_IFB2_DROPPED,
 	OBS_DELIVERED,
 	OBS_PEER_RX,
 	OBS_AGG_SITE,
@@ -259,6 +284,8 @@ static const char *const stock_iif =
 	"stock: bpf_redirect() leaves skb_iif 0 and ifb drops the packet";
 static const char *const root_twice =
 	"a root qdisc classifies before ifb and after; the mark skips the redirect's actions";
+static const char *const second_stage_twice =
+	"the root qdisc classifies before the second ifb and after; the mark skips its redirect";
 static const char *const after_ifb =
 	"only the packet ifb re-injected reaches the root qdisc, once";
 static const char *const actions_once = "actions run once per packet";
@@ -290,10 +317,13 @@ static struct tse_rule copy_rule(const struct tse_point *p, enum tse_obs o)
 					  bpf_site(p) ? clone_dropped : mirror_dropped,
 					  &tse_duplicated };
 	case OBS_ROOT:
+		if (two_stages(p))
+			break;
 		return (struct tse_rule){ 1, original_once };
 	default:
-		return (struct tse_rule){ 0, NULL };
+		break;
 	}
+	return (struct tse_rule){ 0, NULL };
 }
 
 /* va2's observers show what the first device's do. */
@@ -308,7 +338,7 @@ static enum tse_obs twin(enum tse_obs o)
 static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule copy = copies(p) ? copy_rule(p, o) : (struct tse_rule){ 0 };
-	bool root = root_site(p);
+	bool root = root_redirects(p);
 
 	if (copy.why)
 		return copy;
@@ -325,7 +355,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 		return (struct tse_rule){ 1, once_per_hook };
 	case OBS_ROOT:
 		if (root)
-			return (struct tse_rule){ 2, root_twice };
+			return (struct tse_rule){ 2, root_site(p) ? root_twice : second_stage_twice };
 		return (struct tse_rule){ 1, after_ifb };
 	case OBS_AGG_SITE:
 	case OBS_AGG_ROOT:
@@ -364,6 +394,14 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 		return (struct tse_rule){ 1, enters_once };
 	case OBS_IFB_RX:
 		return (struct tse_rule){ 1 + p->aggregate, enters_once };
+	case OBS_IFB2_GATE:
+	case OBS_IFB2_RX:
+	case OBS_IFB2_DROPPED:
+		if (!two_stages(p) || (o == OBS_IFB2_GATE && p->solo))
+			return (struct tse_rule){ -1 };
+		if (o == OBS_IFB2_DROPPED)
+			return (struct tse_rule){ 0, ifb_keeps };
+		return (struct tse_rule){ o == OBS_IFB2_RX ? 1 + p->aggregate : 1, enters_once };
 	case OBS_AGG_RX:
 	case OBS_AGG_DELIVERED:
 		if (!p->aggregate)
@@ -374,19 +412,87 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 	}
 }
 
+static const char *const stock_loops =
+	"stock: the site's filter consumes the second ifb's mark, so the root filter redirects again, until the loop breaker drops the packet";
+static const char *const stock_loop_runs =
+	"stock: the hook classifies the packet on each pass, until the loop breaker drops it";
+static const char *const stock_clones_again =
+	"stock: the program runs again on what the second ifb returns, and clones it again (skb_iif ifb_in's: ifb keeps it, ifb_in drops it)";
+
+/*
+ * Stock, two stages behind mirred: each pass through ifb_in ends in the
+ * site's u32 + mirred, whose action consumes ifb_in's mark, so the root
+ * filter redirects the packet again. The loop breaker drops it once its
+ * count passes TSE_LOOP_LIMIT: counted on each entry into an ifb (in
+ * solo rows on each run of the site's program, one more than the root's).
+ */
+static struct tse_rule stock_loop_rule(const struct tse_point *p, enum tse_obs o,
+				       struct tse_rule r)
+{
+	int roots = TSE_LOOP_LIMIT + copies(p) - p->solo;
+
+	switch (o) {
+	case OBS_LOOPED:
+		return (struct tse_rule){ 1 + p->aggregate, stock_loops };
+	case OBS_HOOK:
+	case OBS_CLSACT:
+		return (struct tse_rule){ TSE_LOOP_LIMIT + 1, stock_loop_runs };
+	case OBS_ROOT:
+	case OBS_IFB2_GATE:
+		return (struct tse_rule){ roots, stock_loops };
+	case OBS_IFB2_RX:
+		/* The gate, where there is one, drops the last entry. */
+		return (struct tse_rule){ (roots - !p->solo) * (1 + p->aggregate), stock_loops };
+	case OBS_IFB_GATE:
+	case OBS_IFB_RX:
+	case OBS_IFB_DROPPED:
+	case OBS_IFB2_DROPPED:
+		return r;
+	default:
+		return (struct tse_rule){ 0, stock_loops };
+	}
+}
+
+/* Stock, a BPF copy and two stages: the program copies twice per packet. */
+static struct tse_rule stock_clone_rule(const struct tse_point *p, enum tse_obs o,
+					struct tse_rule r)
+{
+	switch (o) {
+	case OBS_HOOK:
+	case OBS_CLSACT:
+	case OBS_IFB_GATE:
+	case OBS_IFB2_GATE:
+		return (struct tse_rule){ 2, stock_clones_again };
+	case OBS_IFB_RX:
+	case OBS_IFB2_RX:
+		return (struct tse_rule){ 2 * (1 + p->aggregate), stock_clones_again };
+	case OBS_IFB2_DROPPED:
+		return (struct tse_rule){ 1 + p->aggregate, stock_clones_again };
+	default:
+		return r;
+	}
+}
+
 /*
  * Where stock differs: every other rule of a correct kernel holds on it.
- * No packet of a copy row comes back from ifb: stock is the correct kernel.
+ * No packet of a copy row comes back from ifb: stock is the correct kernel,
+ * unless a second stage returns it.
  */
 static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = correct_rule(p, o);
 	bool dropped = bpf_site(p);
 
-	if (r.value < 0 || copies(p))
+	if (r.value < 0)
 		return r;
 	if (o == OBS_AGG_SITE || o == OBS_AGG_ROOT || o == OBS_AGG_CLSACT)
 		return stock_rule(p, twin(o));
+	if (two_stages(p) && !dropped)
+		return stock_loop_rule(p, o, r);
+	if (two_stages(p) && copies(p))
+		return stock_clone_rule(p, o, r);
+	if (copies(p))
+		return r;
 	if (dropped) {
 		switch (o) {
 		case OBS_HOOK:
@@ -448,6 +554,12 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			   &tse_looped, &tse_not_redirected },
 	[OBS_IFB_RX] = { "ifb-rx", "test packets ifb received (rx_packets), fences aside",
 			 &tse_looped, &tse_not_redirected },
+	[OBS_IFB2_GATE] = { "ifb2-gate", "entries into the second ifb per packet (BPF on its egress)",
+			    &tse_looped, &tse_not_redirected },
+	[OBS_IFB2_RX] = { "ifb2-rx", "test packets the second ifb received, fences aside",
+			  &tse_looped, &tse_not_redirected },
+	[OBS_IFB2_DROPPED] = { "ifb2-dropped", "packets the second ifb dropped",
+			       &tse_dropped_by_ifb, &tse_dropped_by_ifb },
 	[OBS_DELIVERED] = { "delivered", "copies the receiver got per packet",
 			    &tse_duplicated, &tse_not_delivered },
 	[OBS_PEER_RX] = { "peer-rx", "packets vb received (veth rx_packets), fences aside",
@@ -526,6 +638,12 @@ static int fences_into_ifb(struct tse_test *t)
 static void observe_links(struct tse_test *t)
 {
 	observe(t, OBS_IFB_RX, NULL, (long long)tse_moved(t, TSE_IFB).rx - fences_into_ifb(t));
+	if (two_stages(&t->s->point)) {
+		/* The second stage's u32 sends the fence to ifb_in too. */
+		observe(t, OBS_IFB2_RX, NULL,
+			(long long)tse_moved(t, TSE_IFB_IN).rx - t->traffic.fences);
+		observe(t, OBS_IFB2_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB_IN).dropped);
+	}
 	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences);
 	observe(t, OBS_AGG_RX, NULL, (long long)tse_moved(t, TSE_VB2).rx);
 }
@@ -542,7 +660,7 @@ static void observe_root(struct tse_test *t)
 	if (t->net.root_gact)
 		observe(t, OBS_ROOT_GACT, NULL,
 			(long long)tse_moved(t, TSE_VA).gact -
-			(root_site(&t->s->point) ? 0 : t->traffic.fences));
+			(root_redirects(&t->s->point) ? 0 : t->traffic.fences));
 }
 
 static void observe_peer(struct tse_test *t)
@@ -554,8 +672,8 @@ static void observe_peer(struct tse_test *t)
 	observe(t, OBS_TAP, t->traffic.tapped, 0);
 }
 
-/* The site's hook, root, lower, ifb-gate, peer and root-mirror (or flood). */
-#define FIELD_HOOKS	6
+/* The site's hook, root, lower, both ifbs' gates, peer and root-mirror (or flood). */
+#define FIELD_HOOKS	7
 
 /* A hook whose program keeps what it read of each packet (struct tse_fields). */
 struct field_hook {
@@ -571,7 +689,27 @@ static const char *const sent_here =
 	"a packet sent from this host has no input device, and the hook sees it before ifb";
 static const char *const stock_again_iif =
 	"stock: the hook reads the packet again after ifb, which set skb_iif to itself";
+static const char *const stock_again_iif2 =
+	"stock: the hook reads the packet again after the second ifb, which set skb_iif to itself";
+static const char *const stock_copy_iif2 =
+	"stock: the second copy was cloned from what the second ifb returned: skb_iif ifb_in's";
+static const char *const stock_copy_home =
+	"stock: ifb returned the second copy to ifb_in, setting skb_iif to itself";
+static const char *const stock_loop_mark =
+	"stock: the last pass reads the loop breaker's count of every pass before it";
+static const char *const stock_copy_mark =
+	"stock: the second copy carries the count of the packet's pass through ifb_in";
+static const char *const stock_copy_mark2 =
+	"stock: the second copy carries the packet's count, and ifb's gate counted it once more";
 static const char *const ifb_home = "ifb set skb_iif to itself when it re-injected the packet";
+static const char *const ifb2_home =
+	"the second ifb set skb_iif to itself when it re-injected the packet, last";
+static const char *const second_home =
+	"the root qdisc's mirred set skb_iif to its device, where the second ifb returns the packet";
+static const char *const gates_counted =
+	"each ifb's gate the packet passed counted it once: skb->mark survives both ifbs";
+static const char *const first_gate_counted =
+	"the first ifb's gate counted the packet once, and the second's reads before it counts";
 static const char *const tunnel_scrub =
 	"the tunnel's xmit scrubs the packet (skb_scrub_packet()): no input device";
 static const char *const redirect_home =
@@ -631,6 +769,9 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	if (!p->solo)
 		h[n++] = (struct field_hook){ TSE_HOOK_IFB, OBS_IFB_GATE, TSE_IFB,
 					      "ifb's gate" };
+	if (!p->solo && two_stages(p))
+		h[n++] = (struct field_hook){ TSE_HOOK_IFB_IN, OBS_IFB2_GATE, TSE_IFB_IN,
+					      "the second ifb's gate" };
 	h[n++] = (struct field_hook){ TSE_HOOK_PEER, OBS_PEER, TSE_VB, "vb's ingress" };
 	if (mirrors(p))
 		h[n++] = (struct field_hook){ TSE_HOOK_MIRROR, OBS_MIRROR, TSE_VD,
@@ -675,6 +816,17 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 		return (struct tse_rule){ t->net.ifindex[h->dev], received };
 	if (h->hook == TSE_HOOK_LOWER && p->upper == TSE_UPPER_TUNNEL)
 		return (struct tse_rule){ 0, tunnel_scrub };
+	if (h->hook == TSE_HOOK_IFB_IN && runs > 1 && copies(p))
+		return (struct tse_rule){ ifb, stock_copy_home };
+	if (h->hook == TSE_HOOK_IFB && runs > 1)
+		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], stock_copy_iif2 };
+	if (h->hook == TSE_HOOK_IFB_IN)
+		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
+					  second_home };
+	if (two_stages(p) && (h->hook == TSE_HOOK_REINJECT || h->hook == TSE_HOOK_LOWER))
+		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], ifb2_home };
+	if (two_stages(p) && h->obs == OBS_HOOK && runs > 1)
+		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], stock_again_iif2 };
 	if (copies(p))
 		return copy_iif_rule(t, h);
 	switch (h->hook) {
@@ -719,9 +871,25 @@ static struct tse_rule mark_rule(const struct tse_point *p, const struct field_h
 	case TSE_HOOK_MIRROR:
 		return (struct tse_rule){ 0, scrubbed };
 	case TSE_HOOK_IFB:
+		if (runs > 1)
+			return (struct tse_rule){ 1, stock_copy_mark };
 		return (struct tse_rule){ 0, gate_mark };
+	case TSE_HOOK_IFB_IN:
+		if (runs > 2)
+			return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
+		if (runs > 1)
+			return (struct tse_rule){ 2, stock_copy_mark2 };
+		/* Only the copy passed the first ifb in a copy row. */
+		return copies(p) ? (struct tse_rule){ 0, gate_mark } :
+				   (struct tse_rule){ 1, first_gate_counted };
 	case TSE_HOOK_REINJECT:
 	case TSE_HOOK_LOWER:
+		if (runs > 2)
+			return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
+		if (two_stages(p) && !p->solo)
+			return (struct tse_rule){ 1 + !copies(p), gates_counted };
+		if (two_stages(p) && site_runs > 1)
+			return (struct tse_rule){ site_runs, stock_breaker_twice };
 		if (copies(p))
 			return copy_mark_rule(p, h);
 		if (!p->solo)
@@ -733,6 +901,8 @@ static struct tse_rule mark_rule(const struct tse_point *p, const struct field_h
 			return (struct tse_rule){ 2, breaker_twice };
 		return (struct tse_rule){ 1, breaker_once };
 	default:
+		if (runs > 2)
+			return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
 		if (runs > 1)
 			return (struct tse_rule){ 1, stock_again_mark };
 		return (struct tse_rule){ 0, first_mark };
@@ -851,6 +1021,8 @@ void tse_grid_judge(struct tse_test *t)
 	observe(t, OBS_FLOOD, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
 	if (!p->solo)
 		observe(t, OBS_IFB_GATE, tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0);
+	if (!p->solo && two_stages(p))
+		observe(t, OBS_IFB2_GATE, tse_bpf_row(t, TSE_HOOK_IFB_IN, TSE_FLOW_REDIRECTED), 0);
 	observe_peer(t);
 	observe(t, OBS_DELIVERED, t->traffic.delivered[TSE_FLOW_REDIRECTED], 0);
 	if (p->aggregate) {

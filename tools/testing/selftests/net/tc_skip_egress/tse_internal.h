@@ -81,7 +81,7 @@ enum tse_dev {
 	TSE_UP_A,	/* the upper device over va: vlan, macvlan, bond, tunnel, bridge */
 	TSE_UP_B,	/* the same over vb */
 	TSE_IFB,	/* the ifb the hook under test redirects to */
-	TSE_IFB_IN,	/* a second ifb, fed from the router's input ingress */
+	TSE_IFB_IN,	/* a second ifb: the router's input's, or a second stage's */
 	TSE_VC,		/* the sender's monitor veth: a root action's target, a bridge's port */
 	TSE_VD,		/* its peer, where the copies are counted */
 	TSE_VA2,	/* a second sender veth: aggregate rows, a redirect target */
@@ -145,9 +145,16 @@ enum tse_sends {
 	TSE_SENDS_COPY,		/* a copy: mirred mirror, bpf_clone_redirect() */
 };
 
+/* The ifbs a packet passes on its way out of the device. */
+enum tse_stages {
+	TSE_STAGES_ONE,		/* the site's */
+	TSE_STAGES_TWO,		/* then the device's root qdisc's, to a second ifb */
+};
+
 struct tse_point {
 	enum tse_site site;
 	enum tse_sends sends;
+	enum tse_stages stages;
 	enum tse_upper upper;	/* the device the redirect sits on */
 	bool solo;		/* no egress hook on any other device */
 	bool aggregate;		/* a second device redirects to the same ifb */
@@ -157,7 +164,7 @@ struct tse_shape {
 	bool routed;		/* sender - router - receiver, else a veth pair */
 	enum tse_upper upper;	/* the traffic runs over a device stacked on va and vb */
 	enum tse_ns ifb_ns;	/* the namespace of the ifb(s) */
-	bool ifb_in;		/* a second ifb, for the router's input */
+	bool ifb_in;		/* a second ifb: a router's input, a second stage */
 	bool burst_sender;	/* va segments in software: GSO sends burst */
 	bool monitor;		/* a second veth pair, vc - vd, for mirrors */
 	bool tap;		/* a packet socket on va counts what it sends */

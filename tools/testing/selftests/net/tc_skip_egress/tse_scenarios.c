@@ -770,14 +770,15 @@ static void judge_resubmit(struct tse_test *t)
 #define TSE_F_UPPER_TUNNEL		TSE_F_TUNNEL
 #define TSE_F_UPPER_BRIDGE		TSE_F_BRIDGE
 
-#define TSE_GRID(n, site, sends, dev, alone, agg)				\
+#define TSE_GRID(n, site, sends, stages, dev, alone, agg)			\
 	{ #n, { .upper = TSE_UPPER_##dev, .ifb_ns = TSE_NS_SENDER,		\
+		.ifb_in = TSE_STAGES_##stages == TSE_STAGES_TWO,		\
 		.monitor = true, .tap = true, .aggregate = agg, .bare = true },	\
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_SITE_##site |		\
 	  TSE_F_UPPER_##dev, TSE_UDP,						\
 	  .copies = TSE_SENDS_##sends == TSE_SENDS_COPY,			\
-	  .point = { TSE_SITE_##site, TSE_SENDS_##sends, TSE_UPPER_##dev,	\
-		     alone, agg },						\
+	  .point = { TSE_SITE_##site, TSE_SENDS_##sends, TSE_STAGES_##stages,	\
+		     TSE_UPPER_##dev, alone, agg },				\
 	  .prepare = tse_grid_prepare, .setup = tse_grid_setup,		\
 	  .judge = tse_grid_judge },
 #define TSE_ROW(n, ...)	{ #n, __VA_ARGS__ },

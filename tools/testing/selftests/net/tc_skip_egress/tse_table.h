@@ -3,51 +3,61 @@
  * The scenarios, one a line, each run for IPv4 and IPv6 by both front ends
  * (docs/adding-a-scenario.md); the includer defines the two macros.
  *
- * TSE_GRID(name, site, sends, device, solo, aggregate): a point of the
- * grid, named after its axes. The points cover every site on every
- * device, and every pair of values of any two axes.
+ * TSE_GRID(name, site, sends, stages, device, solo, aggregate): a point
+ * of the grid, named after its axes. The points cover every site on every
+ * device, and every pair of values of any two axes (docs/grid.md says
+ * which pairs cannot be).
  *
  * TSE_ROW(name, shape, features, traffic, ...): a hand-written row, its
  * setup and judge in tse_scenarios.c.
  */
-TSE_GRID(egress_mirred, CLSACT_MIRRED, PACKET, NONE, false, false)
-TSE_GRID(egress_mirred_vlan_solo, CLSACT_MIRRED, PACKET, VLAN, true, false)
-TSE_GRID(egress_mirred_macvlan_aggregate, CLSACT_MIRRED, PACKET, MACVLAN, false, true)
-TSE_GRID(egress_mirred_bond_solo, CLSACT_MIRRED, PACKET, BOND, true, false)
-TSE_GRID(egress_mirred_tunnel, CLSACT_MIRRED, PACKET, TUNNEL, false, false)
-TSE_GRID(egress_mirred_bridge, CLSACT_MIRRED, PACKET, BRIDGE, false, false)
-TSE_GRID(egress_bpf_redirect, CLSACT_BPF, PACKET, NONE, false, false)
-TSE_GRID(egress_bpf_redirect_vlan_solo_aggregate, CLSACT_BPF, PACKET, VLAN, true, true)
-TSE_GRID(egress_bpf_redirect_macvlan_solo, CLSACT_BPF, PACKET, MACVLAN, true, false)
-TSE_GRID(egress_bpf_redirect_bond, CLSACT_BPF, PACKET, BOND, false, false)
-TSE_GRID(egress_bpf_redirect_tunnel_solo, CLSACT_BPF, PACKET, TUNNEL, true, false)
-TSE_GRID(egress_bpf_redirect_bridge_solo, CLSACT_BPF, PACKET, BRIDGE, true, false)
-TSE_GRID(egress_tcx_redirect, TCX, PACKET, NONE, false, false)
-TSE_GRID(egress_tcx_redirect_vlan, TCX, PACKET, VLAN, false, false)
-TSE_GRID(egress_tcx_redirect_macvlan_solo, TCX, PACKET, MACVLAN, true, false)
-TSE_GRID(egress_tcx_redirect_bond_solo, TCX, PACKET, BOND, true, false)
-TSE_GRID(egress_tcx_redirect_tunnel_solo_aggregate, TCX, PACKET, TUNNEL, true, true)
-TSE_GRID(egress_tcx_redirect_bridge_aggregate, TCX, PACKET, BRIDGE, false, true)
-TSE_GRID(root_qdisc_mirred_solo, ROOT, PACKET, NONE, true, false)
-TSE_GRID(root_qdisc_mirred_solo_aggregate, ROOT, PACKET, NONE, true, true)
-TSE_GRID(root_qdisc_mirred_vlan_solo, ROOT, PACKET, VLAN, true, false)
-TSE_GRID(root_qdisc_mirred_macvlan, ROOT, PACKET, MACVLAN, false, false)
-TSE_GRID(root_qdisc_mirred_bond_solo, ROOT, PACKET, BOND, true, false)
-TSE_GRID(root_qdisc_mirred_tunnel_solo, ROOT, PACKET, TUNNEL, true, false)
-TSE_GRID(root_qdisc_mirred_bridge_solo_aggregate, ROOT, PACKET, BRIDGE, true, true)
-TSE_GRID(root_qdisc_mirred_with_clsact, ROOT_CLSACT, PACKET, NONE, false, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_vlan, ROOT_CLSACT, PACKET, VLAN, false, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_macvlan_solo, ROOT_CLSACT, PACKET, MACVLAN, true, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_bond_solo_aggregate, ROOT_CLSACT, PACKET, BOND,
+TSE_GRID(egress_mirred, CLSACT_MIRRED, PACKET, ONE, NONE, false, false)
+TSE_GRID(egress_mirred_vlan_solo, CLSACT_MIRRED, PACKET, ONE, VLAN, true, false)
+TSE_GRID(egress_mirred_macvlan_aggregate, CLSACT_MIRRED, PACKET, ONE, MACVLAN, false, true)
+TSE_GRID(egress_mirred_bond_solo, CLSACT_MIRRED, PACKET, ONE, BOND, true, false)
+TSE_GRID(egress_mirred_tunnel, CLSACT_MIRRED, PACKET, ONE, TUNNEL, false, false)
+TSE_GRID(egress_mirred_bridge, CLSACT_MIRRED, PACKET, ONE, BRIDGE, false, false)
+TSE_GRID(egress_bpf_redirect, CLSACT_BPF, PACKET, ONE, NONE, false, false)
+TSE_GRID(egress_bpf_redirect_vlan_solo_aggregate, CLSACT_BPF, PACKET, ONE, VLAN, true, true)
+TSE_GRID(egress_bpf_redirect_macvlan_solo, CLSACT_BPF, PACKET, ONE, MACVLAN, true, false)
+TSE_GRID(egress_bpf_redirect_bond, CLSACT_BPF, PACKET, ONE, BOND, false, false)
+TSE_GRID(egress_bpf_redirect_tunnel_solo, CLSACT_BPF, PACKET, ONE, TUNNEL, true, false)
+TSE_GRID(egress_bpf_redirect_bridge_solo, CLSACT_BPF, PACKET, ONE, BRIDGE, true, false)
+TSE_GRID(egress_tcx_redirect, TCX, PACKET, ONE, NONE, false, false)
+TSE_GRID(egress_tcx_redirect_vlan, TCX, PACKET, ONE, VLAN, false, false)
+TSE_GRID(egress_tcx_redirect_macvlan_solo, TCX, PACKET, ONE, MACVLAN, true, false)
+TSE_GRID(egress_tcx_redirect_bond_solo, TCX, PACKET, ONE, BOND, true, false)
+TSE_GRID(egress_tcx_redirect_tunnel_solo_aggregate, TCX, PACKET, ONE, TUNNEL, true, true)
+TSE_GRID(egress_tcx_redirect_bridge_aggregate, TCX, PACKET, ONE, BRIDGE, false, true)
+TSE_GRID(root_qdisc_mirred_solo, ROOT, PACKET, ONE, NONE, true, false)
+TSE_GRID(root_qdisc_mirred_solo_aggregate, ROOT, PACKET, ONE, NONE, true, true)
+TSE_GRID(root_qdisc_mirred_vlan_solo, ROOT, PACKET, ONE, VLAN, true, false)
+TSE_GRID(root_qdisc_mirred_macvlan, ROOT, PACKET, ONE, MACVLAN, false, false)
+TSE_GRID(root_qdisc_mirred_bond_solo, ROOT, PACKET, ONE, BOND, true, false)
+TSE_GRID(root_qdisc_mirred_tunnel_solo, ROOT, PACKET, ONE, TUNNEL, true, false)
+TSE_GRID(root_qdisc_mirred_bridge_solo_aggregate, ROOT, PACKET, ONE, BRIDGE, true, true)
+TSE_GRID(root_qdisc_mirred_with_clsact, ROOT_CLSACT, PACKET, ONE, NONE, false, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_vlan, ROOT_CLSACT, PACKET, ONE, VLAN, false, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_macvlan_solo, ROOT_CLSACT, PACKET, ONE, MACVLAN,
+	 true, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_bond_solo_aggregate, ROOT_CLSACT, PACKET, ONE, BOND,
 	 true, true)
-TSE_GRID(root_qdisc_mirred_with_clsact_tunnel, ROOT_CLSACT, PACKET, TUNNEL, false, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_bridge_solo, ROOT_CLSACT, PACKET, BRIDGE, true, false)
-TSE_GRID(egress_mirror_tunnel, CLSACT_MIRRED, COPY, TUNNEL, false, false)
-TSE_GRID(egress_bpf_clone_solo_aggregate, CLSACT_BPF, COPY, NONE, true, true)
-TSE_GRID(egress_tcx_clone_vlan, TCX, COPY, VLAN, false, false)
-TSE_GRID(root_qdisc_mirror_macvlan_solo, ROOT, COPY, MACVLAN, true, false)
-TSE_GRID(root_qdisc_mirror_with_clsact_bond_aggregate, ROOT_CLSACT, COPY, BOND, false, true)
-TSE_GRID(egress_mirror_bridge_solo, CLSACT_MIRRED, COPY, BRIDGE, true, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_tunnel, ROOT_CLSACT, PACKET, ONE, TUNNEL, false, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_bridge_solo, ROOT_CLSACT, PACKET, ONE, BRIDGE,
+	 true, false)
+TSE_GRID(egress_mirror_tunnel, CLSACT_MIRRED, COPY, ONE, TUNNEL, false, false)
+TSE_GRID(egress_bpf_clone_solo_aggregate, CLSACT_BPF, COPY, ONE, NONE, true, true)
+TSE_GRID(egress_tcx_clone_vlan, TCX, COPY, ONE, VLAN, false, false)
+TSE_GRID(root_qdisc_mirror_macvlan_solo, ROOT, COPY, ONE, MACVLAN, true, false)
+TSE_GRID(root_qdisc_mirror_with_clsact_bond_aggregate, ROOT_CLSACT, COPY, ONE, BOND, false, true)
+TSE_GRID(egress_mirror_bridge_solo, CLSACT_MIRRED, COPY, ONE, BRIDGE, true, false)
+TSE_GRID(egress_mirred_two_ifb, CLSACT_MIRRED, PACKET, TWO, NONE, false, false)
+TSE_GRID(egress_bpf_redirect_vlan_two_ifb_solo, CLSACT_BPF, PACKET, TWO, VLAN, true, false)
+TSE_GRID(egress_tcx_redirect_macvlan_two_ifb_aggregate, TCX, PACKET, TWO, MACVLAN, false, true)
+TSE_GRID(egress_mirror_bond_two_ifb_solo_aggregate, CLSACT_MIRRED, COPY, TWO, BOND, true, true)
+TSE_GRID(egress_mirred_tunnel_two_ifb_solo, CLSACT_MIRRED, PACKET, TWO, TUNNEL, true, false)
+TSE_GRID(egress_bpf_clone_bridge_two_ifb_aggregate, CLSACT_BPF, COPY, TWO, BRIDGE, false, true)
+TSE_GRID(egress_tcx_clone_two_ifb_solo, TCX, COPY, TWO, NONE, true, false)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,
