@@ -40,6 +40,15 @@ static bool two_stages(const struct tse_point *p)
 	return p->stages == TSE_STAGES_TWO;
 }
 
+/*
+ * The device below the site's, va, sends the packet to the same ifb too,
+ * from its root qdisc: one ifb for all egress, IMQ style.
+ */
+static bool lower_stage(const struct tse_point *p)
+{
+	return p->stages == TSE_STAGES_LOWER;
+}
+
 /* The site device's root qdisc redirects: as the site, or the second stage. */
 static bool root_redirects(const struct tse_point *p)
 {
@@ -79,6 +88,9 @@ static int unsupported(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
 
+	if (lower_stage(p) && (!p->upper || p->upper == TSE_UPPER_TUNNEL))
+		return tse_skip(t, "%s: %s", "no device below to redirect too",
+				"va carries the tunnel's encapsulated packets, or nothing is stacked");
 	if (p->upper != TSE_UPPER_TUNNEL || !bpf_site(p))
 		return 0;
 	return tse_skip(t, "%s: %s", "bpf_redirect() from a tunnel to ifb",
@@ -190,6 +202,25 @@ static bool mirrors(const struct tse_point *p)
 	return p->upper != TSE_UPPER_TUNNEL && !floods(p);
 }
 
+/*
+ * va's root filter that sends the flow to ifb below the site's device.
+ * Below a vlan the tag is out of band, and tc takes the frame for 802.1Q
+ * (tc_skb_protocol()); u32 still reads the IP header that follows.
+ */
+static int lower_redirect(struct tse_test *t)
+{
+	char match[160];
+	const char *m = match;
+
+	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
+	if (t->s->point.upper == TSE_UPPER_VLAN)
+		m = strstr(match, " u32 ");
+	return tse_tc_queue(t, TSE_NS_SENDER,
+			    "filter add dev %s parent 1: prio 2 %s%s classid 1:%d action mirred egress redirect dev %s\n",
+			    tse_dev(t, TSE_VA), m == match ? "" : "protocol 802.1q", m,
+			    TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
+}
+
 static int observer_filters(struct tse_test *t, enum tse_dev dev)
 {
 	char match[160], gact[48] = "", mirror[64] = "";
@@ -210,7 +241,10 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 			 tse_dev(t, TSE_VB), match, "action gact pipe index",
 			 TSE_PEER_GACT_INDEX))
 		return -1;
-	return t->s->point.upper ? tse_root_qdisc_queue(t, TSE_VA) : 0;
+	if (!t->s->point.upper)
+		return 0;
+	return tse_root_qdisc_queue(t, TSE_VA) ?:
+	       (lower_stage(&t->s->point) ? lower_redirect(t) : 0);
 }
 
 static int observer_programs(struct tse_test *t)
@@ -304,6 +338,10 @@ static const char *const clone_dropped =
 	"ifb drops a copy bpf_clone_redirect() made: its skb_iif is 0 (the fix keeps it so)";
 static const char *const original_once =
 	"the packet itself goes its way once: only its copy went to ifb";
+static const char *const lower_twice =
+	"va's root qdisc classifies before ifb and after; the mark skips its redirect the second time";
+static const char *const enters_per_device =
+	"each packet enters ifb once from each device that redirects it: the upper one and va";
 static const char *const flooded_once =
 	"the bridge floods each packet it sends to both its ports once, after ifb";
 
@@ -376,6 +414,8 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 	case OBS_LOWER:
 		if (!p->upper)
 			return (struct tse_rule){ -1 };
+		if (lower_stage(p))
+			return (struct tse_rule){ 2, lower_twice };
 		return (struct tse_rule){ 1, mark_gone };
 	case OBS_FLOOD:
 		if (!floods(p))
@@ -391,8 +431,12 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 	case OBS_IFB_GATE:
 		if (p->solo)
 			return (struct tse_rule){ -1 };
+		if (lower_stage(p))
+			return (struct tse_rule){ 2, enters_per_device };
 		return (struct tse_rule){ 1, enters_once };
 	case OBS_IFB_RX:
+		if (lower_stage(p))
+			return (struct tse_rule){ 2 + p->aggregate, enters_per_device };
 		return (struct tse_rule){ 1 + p->aggregate, enters_once };
 	case OBS_IFB2_GATE:
 	case OBS_IFB2_RX:
@@ -495,10 +539,15 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 		return r;
 	if (dropped) {
 		switch (o) {
-		case OBS_HOOK:
-		case OBS_CLSACT:
 		case OBS_IFB_GATE:
 		case OBS_IFB_RX:
+			/* What ifb dropped never reached va's redirect. */
+			if (lower_stage(p))
+				return (struct tse_rule){ o == OBS_IFB_RX ? 1 + p->aggregate : 1,
+							  stock_iif };
+			return r;
+		case OBS_HOOK:
+		case OBS_CLSACT:
 		case OBS_LOOPED:
 		case OBS_DEFAULT_CLASS:
 			return r;
@@ -626,9 +675,15 @@ static long long sum(const unsigned int *row, int n)
 }
 
 /* The fence takes the test packets' way into ifb only where u32 sends it. */
-static int fences_into_ifb(struct tse_test *t)
+static int site_fences(struct tse_test *t)
 {
 	return bpf_site(&t->s->point) ? 0 : t->traffic.fences;
+}
+
+/* From the site, and from va below it, whose root filter is u32's. */
+static int fences_into_ifb(struct tse_test *t)
+{
+	return site_fences(t) + (lower_stage(&t->s->point) ? t->traffic.fences : 0);
 }
 
 /*
@@ -706,6 +761,14 @@ static const char *const ifb2_home =
 	"the second ifb set skb_iif to itself when it re-injected the packet, last";
 static const char *const second_home =
 	"the root qdisc's mirred set skb_iif to its device, where the second ifb returns the packet";
+static const char *const lower_home =
+	"va's root filter redirected the packet last, and mirred set skb_iif to va";
+static const char *const upper_counted =
+	"the gate counted the packet's entry from the upper device before its entry from va";
+static const char *const both_entries =
+	"the gate counted both of the packet's entries into ifb, from the upper device and from va";
+static const char *const own_entry =
+	"the gate counted the packet's own entry, from va: only its copy came from the upper device";
 static const char *const gates_counted =
 	"each ifb's gate the packet passed counted it once: skb->mark survives both ifbs";
 static const char *const first_gate_counted =
@@ -728,7 +791,7 @@ static const char *const stock_breaker_twice =
 	"stock: the site's program, the loop breaker here, ran twice before this hook";
 static const char *const scrubbed = "the crossing into another namespace clears the mark";
 static const char *const vlan_tag =
-	"the vlan device tags the packet out of band: the device below and the peer see vlan 10";
+	"the vlan device tags the packet out of band: the device below, what it sends to ifb, and the peer see vlan 10";
 static const char *const family =
 	"skb->protocol is the test's family (below a tunnel, the outer header's: the same)";
 static const char *const for_us = "the frame is for the receiving device's MAC";
@@ -818,13 +881,17 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 		return (struct tse_rule){ 0, tunnel_scrub };
 	if (h->hook == TSE_HOOK_IFB_IN && runs > 1 && copies(p))
 		return (struct tse_rule){ ifb, stock_copy_home };
-	if (h->hook == TSE_HOOK_IFB && runs > 1)
+	if (two_stages(p) && h->hook == TSE_HOOK_IFB && runs > 1)
 		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], stock_copy_iif2 };
 	if (h->hook == TSE_HOOK_IFB_IN)
 		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
 					  second_home };
 	if (two_stages(p) && (h->hook == TSE_HOOK_REINJECT || h->hook == TSE_HOOK_LOWER))
 		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], ifb2_home };
+	if (lower_stage(p) && h->hook == TSE_HOOK_LOWER)
+		return (struct tse_rule){ ifb, ifb_home };
+	if (lower_stage(p) && h->hook == TSE_HOOK_IFB && !(stock && runs < 2))
+		return (struct tse_rule){ t->net.ifindex[TSE_VA], lower_home };
 	if (two_stages(p) && h->obs == OBS_HOOK && runs > 1)
 		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], stock_again_iif2 };
 	if (copies(p))
@@ -871,7 +938,9 @@ static struct tse_rule mark_rule(const struct tse_point *p, const struct field_h
 	case TSE_HOOK_MIRROR:
 		return (struct tse_rule){ 0, scrubbed };
 	case TSE_HOOK_IFB:
-		if (runs > 1)
+		if (lower_stage(p) && runs > 1 && !copies(p))
+			return (struct tse_rule){ 1, upper_counted };
+		if (two_stages(p) && runs > 1)
 			return (struct tse_rule){ 1, stock_copy_mark };
 		return (struct tse_rule){ 0, gate_mark };
 	case TSE_HOOK_IFB_IN:
@@ -888,6 +957,9 @@ static struct tse_rule mark_rule(const struct tse_point *p, const struct field_h
 			return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
 		if (two_stages(p) && !p->solo)
 			return (struct tse_rule){ 1 + !copies(p), gates_counted };
+		if (lower_stage(p) && h->hook == TSE_HOOK_LOWER && !p->solo)
+			return copies(p) ? (struct tse_rule){ 1, own_entry } :
+					   (struct tse_rule){ 2, both_entries };
 		if (two_stages(p) && site_runs > 1)
 			return (struct tse_rule){ site_runs, stock_breaker_twice };
 		if (copies(p))
@@ -923,8 +995,11 @@ static struct tse_rule pkt_type_rule(const struct tse_point *p, const struct fie
 static struct tse_rule vlan_rule(const struct tse_point *p, const struct field_hook *h,
 				 enum tse_field_id f)
 {
-	if (p->upper != TSE_UPPER_VLAN ||
-	    (h->hook != TSE_HOOK_LOWER && h->hook != TSE_HOOK_PEER))
+	bool below = h->hook == TSE_HOOK_LOWER ||
+		     (h->hook == TSE_HOOK_IFB && lower_stage(p));
+
+	/* ifb's gate reads the entry from va last, where va redirects too. */
+	if (p->upper != TSE_UPPER_VLAN || (!below && h->hook != TSE_HOOK_PEER))
 		return (struct tse_rule){ 0, unset };
 	return (struct tse_rule){ f == TSE_FIELD_VLAN_PRESENT ? 1 : TSE_VLAN_ID, vlan_tag };
 }
@@ -1009,7 +1084,7 @@ void tse_grid_judge(struct tse_test *t)
 		sum(bpf->looped[TSE_FLOW_SECOND], t->pkts));
 	/* ifb drops the fence's copy too, where u32 mirrors it. */
 	observe(t, OBS_IFB_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB).dropped -
-		(copies(p) ? fences_into_ifb(t) : 0));
+		(copies(p) ? site_fences(t) : 0));
 	if (p->site != TSE_SITE_ROOT)
 		observe(t, OBS_HOOK, tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED), 0);
 	if (has_clsact(p))

@@ -149,6 +149,7 @@ enum tse_sends {
 enum tse_stages {
 	TSE_STAGES_ONE,		/* the site's */
 	TSE_STAGES_TWO,		/* then the device's root qdisc's, to a second ifb */
+	TSE_STAGES_LOWER,	/* and va's below the site's device, to the same ifb */
 };
 
 struct tse_point {

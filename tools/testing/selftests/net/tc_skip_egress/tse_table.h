@@ -58,6 +58,15 @@ TSE_GRID(egress_mirror_bond_two_ifb_solo_aggregate, CLSACT_MIRRED, COPY, TWO, BO
 TSE_GRID(egress_mirred_tunnel_two_ifb_solo, CLSACT_MIRRED, PACKET, TWO, TUNNEL, true, false)
 TSE_GRID(egress_bpf_clone_bridge_two_ifb_aggregate, CLSACT_BPF, COPY, TWO, BRIDGE, false, true)
 TSE_GRID(egress_tcx_clone_two_ifb_solo, TCX, COPY, TWO, NONE, true, false)
+TSE_GRID(egress_mirred_vlan_lower_too, CLSACT_MIRRED, PACKET, LOWER, VLAN, false, false)
+TSE_GRID(egress_bpf_redirect_macvlan_lower_too_solo, CLSACT_BPF, PACKET, LOWER, MACVLAN,
+	 true, false)
+TSE_GRID(egress_tcx_clone_bond_lower_too_aggregate, TCX, COPY, LOWER, BOND, false, true)
+TSE_GRID(root_qdisc_mirred_bridge_lower_too_solo_aggregate, ROOT, PACKET, LOWER, BRIDGE,
+	 true, true)
+TSE_GRID(root_qdisc_mirred_macvlan_lower_too, ROOT, PACKET, LOWER, MACVLAN, false, false)
+TSE_GRID(root_qdisc_mirror_with_clsact_vlan_lower_too_solo, ROOT_CLSACT, COPY, LOWER, VLAN,
+	 true, false)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,

@@ -136,20 +136,30 @@ static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
 }
 
 /*
- * A drain reads at most this many datagrams or frames: a kernel that keeps
- * sending copies must not keep the test from its next deadline.
+ * A drain reads at most this many datagrams or frames, and stops at the
+ * deadline of the wait it serves, checked every TSE_DRAIN_CHECK reads: a
+ * kernel that keeps sending copies must not keep the test from its next
+ * deadline (under such a storm one read can take milliseconds).
  */
 #define TSE_DRAIN_MAX	4096
+#define TSE_DRAIN_CHECK	16
+#define TSE_TAP_MS	500	/* how long the tap's drain may take */
+
+static bool drain_stops(int n, long long until)
+{
+	return n % TSE_DRAIN_CHECK == 0 && tse_now_ms() >= until;
+}
 
 static void tap_drain(struct tse_test *t)
 {
+	long long until = tse_now_ms() + TSE_TAP_MS;
 	unsigned char frame[256];
 	struct sockaddr_ll from;
 	socklen_t alen;
 	ssize_t n;
 	int seq, i;
 
-	for (i = 0; i < TSE_DRAIN_MAX; i++) {
+	for (i = 0; i < TSE_DRAIN_MAX && !drain_stops(i + 1, until); i++) {
 		alen = sizeof(from);
 		n = recvfrom(t->traffic.tap_sock, frame, sizeof(frame), MSG_TRUNC,
 			     (struct sockaddr *)&from, &alen);
@@ -274,13 +284,13 @@ static int send_burst(struct tse_test *t, enum tse_flow flow)
 	       tse_setup_error(t, "UDP_SEGMENT off: %s", strerror(errno)) : 0;
 }
 
-static void drain(struct tse_test *t, enum tse_flow flow)
+static void drain(struct tse_test *t, enum tse_flow flow, long long until)
 {
 	struct tse_payload p;
 	int n = 0;
 	__u32 seq;
 
-	while (n++ < TSE_DRAIN_MAX &&
+	while (n++ < TSE_DRAIN_MAX && !drain_stops(n, until) &&
 	       recv(t->traffic.rx_sock[flow], &p, sizeof(p), 0) == sizeof(p)) {
 		seq = ntohl(p.seq);
 		if (p.magic == htonl(TSE_FENCE_MAGIC))
@@ -290,7 +300,8 @@ static void drain(struct tse_test *t, enum tse_flow flow)
 	}
 }
 
-static void receive_for(struct tse_test *t, int ms)
+/* Wait up to @ms for a datagram, then read what came, until @until at most. */
+static void receive_for(struct tse_test *t, int ms, long long until)
 {
 	struct pollfd pfd[TSE_FLOWS];
 	int flow, n = 0;
@@ -304,7 +315,7 @@ static void receive_for(struct tse_test *t, int ms)
 	poll(pfd, n, ms);
 	for (flow = 0; flow < TSE_FLOWS; flow++)
 		if (t->traffic.sends[flow])
-			drain(t, flow);
+			drain(t, flow, until);
 }
 
 static unsigned int packets_sent(struct tse_test *t)
@@ -365,8 +376,8 @@ static void wait_outcomes(struct tse_test *t)
 	long long deadline = tse_now_ms() + TSE_WAIT_MS;
 
 	while (tse_outcomes(t) < packets_sent(t) && tse_now_ms() < deadline)
-		receive_for(t, 10);
-	receive_for(t, 0);
+		receive_for(t, 10, deadline);
+	receive_for(t, 0, deadline);
 }
 
 /* The fence goes down the redirected flow's path, when it delivers. */
@@ -382,7 +393,7 @@ static int wait_fence(struct tse_test *t)
 		return -1;
 	deadline = tse_now_ms() + TSE_FENCE_MS;
 	while (!t->traffic.fences && tse_now_ms() < deadline)
-		receive_for(t, 10);
+		receive_for(t, 10, deadline);
 	return 0;
 }
 
