@@ -221,6 +221,18 @@ static int lower_redirect(struct tse_test *t)
 			    TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
 }
 
+/*
+ * Under a stacked device, va's root qdisc: the lower observer's counter
+ * is its first filter, and in _lower_too rows the redirect to ifb follows.
+ */
+static int lower_filters(struct tse_test *t)
+{
+	if (!t->s->point.upper)
+		return 0;
+	return tse_root_qdisc_queue(t, TSE_VA) ?:
+	       (lower_stage(&t->s->point) ? lower_redirect(t) : 0);
+}
+
 static int observer_filters(struct tse_test *t, enum tse_dev dev)
 {
 	char match[160], gact[48] = "", mirror[64] = "";
@@ -236,15 +248,10 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 			 tse_dev(t, dev), match, TSE_CHOSEN_CLASS, mirror, gact))
 		return -1;
 	t->net.peer_gact = t->net.root_gact && peer_u32_matches(&t->s->point);
-	if (t->net.peer_gact &&
-	    tse_tc_queue(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s %s %d\n",
-			 tse_dev(t, TSE_VB), match, "action gact pipe index",
-			 TSE_PEER_GACT_INDEX))
-		return -1;
-	if (!t->s->point.upper)
-		return 0;
-	return tse_root_qdisc_queue(t, TSE_VA) ?:
-	       (lower_stage(&t->s->point) ? lower_redirect(t) : 0);
+	return t->net.peer_gact ?
+	       tse_tc_queue(t, TSE_NS_RECEIVER, "filter add dev %s ingress prio 2 %s %s %d\n",
+			    tse_dev(t, TSE_VB), match, "action gact pipe index",
+			    TSE_PEER_GACT_INDEX) : 0;
 }
 
 static int observer_programs(struct tse_test *t)
@@ -268,7 +275,7 @@ int tse_grid_setup(struct tse_test *t)
 
 	return site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
 	       (agg ? site_filters(t, TSE_VA2, TSE_FLOW_SECOND) : 0) ?:
-	       observer_filters(t, dev) ?: tse_tc_flush(t) ?:
+	       lower_filters(t) ?: observer_filters(t, dev) ?: tse_tc_flush(t) ?:
 	       site_programs(t, dev) ?: (agg ? site_programs(t, TSE_VA2) : 0) ?:
 	       observer_programs(t);
 }
@@ -339,7 +346,7 @@ static const char *const clone_dropped =
 static const char *const original_once =
 	"the packet itself goes its way once: only its copy went to ifb";
 static const char *const lower_twice =
-	"va's root qdisc classifies before ifb and after; the mark skips its redirect the second time";
+	"va's root qdisc classifies before ifb and after; the mark skips its redirect then";
 static const char *const enters_per_device =
 	"each packet enters ifb once from each device that redirects it: the upper one and va";
 static const char *const flooded_once =
@@ -393,7 +400,8 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 		return (struct tse_rule){ 1, once_per_hook };
 	case OBS_ROOT:
 		if (root)
-			return (struct tse_rule){ 2, root_site(p) ? root_twice : second_stage_twice };
+			return (struct tse_rule){ 2, root_site(p) ? root_twice :
+							      second_stage_twice };
 		return (struct tse_rule){ 1, after_ifb };
 	case OBS_AGG_SITE:
 	case OBS_AGG_ROOT:
@@ -457,11 +465,11 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 }
 
 static const char *const stock_loops =
-	"stock: the site's filter consumes the second ifb's mark, so the root filter redirects again, until the loop breaker drops the packet";
+	"stock: the site's action consumes ifb_in's mark, so the root filter loops to ifb_in";
 static const char *const stock_loop_runs =
 	"stock: the hook classifies the packet on each pass, until the loop breaker drops it";
 static const char *const stock_clones_again =
-	"stock: the program runs again on what the second ifb returns, and clones it again (skb_iif ifb_in's: ifb keeps it, ifb_in drops it)";
+	"stock: the program copies what ifb_in returns; ifb keeps that copy, ifb_in drops it";
 
 /*
  * Stock, two stages behind mirred: each pass through ifb_in ends in the
@@ -603,7 +611,8 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			   &tse_looped, &tse_not_redirected },
 	[OBS_IFB_RX] = { "ifb-rx", "test packets ifb received (rx_packets), fences aside",
 			 &tse_looped, &tse_not_redirected },
-	[OBS_IFB2_GATE] = { "ifb2-gate", "entries into the second ifb per packet (BPF on its egress)",
+	[OBS_IFB2_GATE] = { "ifb2-gate",
+			    "entries into the second ifb per packet (BPF on its egress)",
 			    &tse_looped, &tse_not_redirected },
 	[OBS_IFB2_RX] = { "ifb2-rx", "test packets the second ifb received, fences aside",
 			  &tse_looped, &tse_not_redirected },
@@ -760,7 +769,7 @@ static const char *const ifb_home = "ifb set skb_iif to itself when it re-inject
 static const char *const ifb2_home =
 	"the second ifb set skb_iif to itself when it re-injected the packet, last";
 static const char *const second_home =
-	"the root qdisc's mirred set skb_iif to its device, where the second ifb returns the packet";
+	"the root filter's mirred set skb_iif to its device, where ifb_in returns the packet";
 static const char *const lower_home =
 	"va's root filter redirected the packet last, and mirred set skb_iif to va";
 static const char *const upper_counted =
@@ -768,7 +777,7 @@ static const char *const upper_counted =
 static const char *const both_entries =
 	"the gate counted both of the packet's entries into ifb, from the upper device and from va";
 static const char *const own_entry =
-	"the gate counted the packet's own entry, from va: only its copy came from the upper device";
+	"the gate counted the packet's own entry, from va; only its copy came from above";
 static const char *const gates_counted =
 	"each ifb's gate the packet passed counted it once: skb->mark survives both ifbs";
 static const char *const first_gate_counted =
@@ -791,7 +800,7 @@ static const char *const stock_breaker_twice =
 	"stock: the site's program, the loop breaker here, ran twice before this hook";
 static const char *const scrubbed = "the crossing into another namespace clears the mark";
 static const char *const vlan_tag =
-	"the vlan device tags the packet out of band: the device below, what it sends to ifb, and the peer see vlan 10";
+	"the vlan tag is out of band: va, what va sends to ifb, and the peer read vlan 10";
 static const char *const family =
 	"skb->protocol is the test's family (below a tunnel, the outer header's: the same)";
 static const char *const for_us = "the frame is for the receiving device's MAC";
