@@ -873,36 +873,12 @@ static struct tse_rule copy_iif_rule(struct tse_test *t, const struct field_hook
 	}
 }
 
-/* ingress_ifindex, that is skb_iif, at @h after @runs runs there. */
-static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
-				int runs, bool stock)
+/* skb_iif at @h with one ifb stage, after @runs runs there. */
+static struct tse_rule one_stage_iif_rule(struct tse_test *t, const struct field_hook *h,
+					  int runs, bool stock)
 {
 	const struct tse_point *p = &t->s->point;
-	int ifb = t->net.ifindex[TSE_IFB];
 
-	/*
-	 * Where the packet was received, and below a tunnel (which scrubs
-	 * skb_iif), what the row sends to ifb does not enter skb_iif.
-	 */
-	if (h->hook == TSE_HOOK_PEER || h->hook == TSE_HOOK_MIRROR)
-		return (struct tse_rule){ t->net.ifindex[h->dev], received };
-	if (h->hook == TSE_HOOK_LOWER && p->upper == TSE_UPPER_TUNNEL)
-		return (struct tse_rule){ 0, tunnel_scrub };
-	if (h->hook == TSE_HOOK_IFB_IN && runs > 1 && copies(p))
-		return (struct tse_rule){ ifb, stock_copy_home };
-	if (two_stages(p) && h->hook == TSE_HOOK_IFB && runs > 1)
-		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], stock_copy_iif2 };
-	if (h->hook == TSE_HOOK_IFB_IN)
-		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
-					  second_home };
-	if (two_stages(p) && (h->hook == TSE_HOOK_REINJECT || h->hook == TSE_HOOK_LOWER))
-		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], ifb2_home };
-	if (lower_stage(p) && h->hook == TSE_HOOK_LOWER)
-		return (struct tse_rule){ ifb, ifb_home };
-	if (lower_stage(p) && h->hook == TSE_HOOK_IFB && !(stock && runs < 2))
-		return (struct tse_rule){ t->net.ifindex[TSE_VA], lower_home };
-	if (two_stages(p) && h->obs == OBS_HOOK && runs > 1)
-		return (struct tse_rule){ t->net.ifindex[TSE_IFB_IN], stock_again_iif2 };
 	if (copies(p))
 		return copy_iif_rule(t, h);
 	switch (h->hook) {
@@ -913,11 +889,77 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 					  redirect_home };
 	case TSE_HOOK_REINJECT:
 	case TSE_HOOK_LOWER:
-		return (struct tse_rule){ ifb, ifb_home };
+		return (struct tse_rule){ t->net.ifindex[TSE_IFB], ifb_home };
 	default:
 		if (runs > 1)
-			return (struct tse_rule){ ifb, stock_again_iif };
+			return (struct tse_rule){ t->net.ifindex[TSE_IFB], stock_again_iif };
 		return (struct tse_rule){ 0, sent_here };
+	}
+}
+
+/*
+ * skb_iif with a second ifb, ifb_in, after the site's: ifb_in re-injects
+ * last, and stock's extra runs read what it or a second copy left.
+ */
+static struct tse_rule two_stage_iif_rule(struct tse_test *t, const struct field_hook *h,
+					  int runs, bool stock)
+{
+	int ifb_in = t->net.ifindex[TSE_IFB_IN];
+
+	switch (h->hook) {
+	case TSE_HOOK_IFB_IN:
+		if (runs > 1 && copies(&t->s->point))
+			return (struct tse_rule){ t->net.ifindex[TSE_IFB], stock_copy_home };
+		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
+					  second_home };
+	case TSE_HOOK_IFB:
+		if (runs > 1)
+			return (struct tse_rule){ ifb_in, stock_copy_iif2 };
+		break;
+	case TSE_HOOK_REINJECT:
+	case TSE_HOOK_LOWER:
+		return (struct tse_rule){ ifb_in, ifb2_home };
+	default:	/* the site's hook */
+		if (runs > 1)
+			return (struct tse_rule){ ifb_in, stock_again_iif2 };
+		break;
+	}
+	return one_stage_iif_rule(t, h, runs, stock);
+}
+
+/* skb_iif where va, below the site's device, redirects to ifb too. */
+static struct tse_rule lower_iif_rule(struct tse_test *t, const struct field_hook *h,
+				      int runs, bool stock)
+{
+	if (h->hook == TSE_HOOK_LOWER)
+		return (struct tse_rule){ t->net.ifindex[TSE_IFB], ifb_home };
+	/* Unless stock's gate saw the packet once: its entry from above. */
+	if (h->hook == TSE_HOOK_IFB && !(stock && runs < 2))
+		return (struct tse_rule){ t->net.ifindex[TSE_VA], lower_home };
+	return one_stage_iif_rule(t, h, runs, stock);
+}
+
+/* ingress_ifindex, that is skb_iif, at @h after @runs runs there. */
+static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
+				int runs, bool stock)
+{
+	const struct tse_point *p = &t->s->point;
+
+	/*
+	 * Where the packet was received, and below a tunnel (which scrubs
+	 * skb_iif), what the row sends to ifb does not enter skb_iif.
+	 */
+	if (h->hook == TSE_HOOK_PEER || h->hook == TSE_HOOK_MIRROR)
+		return (struct tse_rule){ t->net.ifindex[h->dev], received };
+	if (h->hook == TSE_HOOK_LOWER && p->upper == TSE_UPPER_TUNNEL)
+		return (struct tse_rule){ 0, tunnel_scrub };
+	switch (p->stages) {
+	case TSE_STAGES_TWO:
+		return two_stage_iif_rule(t, h, runs, stock);
+	case TSE_STAGES_LOWER:
+		return lower_iif_rule(t, h, runs, stock);
+	default:
+		return one_stage_iif_rule(t, h, runs, stock);
 	}
 }
 
@@ -934,54 +976,105 @@ static struct tse_rule copy_mark_rule(const struct tse_point *p, const struct fi
 }
 
 /*
+ * skb->mark below the site with one ifb stage. In solo rows the site's
+ * program is the loop breaker, or, at a root site, the root qdisc's
+ * counter, which va's filter reads after both of its passes.
+ */
+static struct tse_rule one_stage_mark_rule(const struct tse_point *p,
+					   const struct field_hook *h, int site_runs)
+{
+	if (copies(p))
+		return copy_mark_rule(p, h);
+	if (!p->solo)
+		return (struct tse_rule){ 1, breaker_once };
+	if (!root_site(p))
+		return site_runs > 1 ? (struct tse_rule){ site_runs, stock_breaker_twice } :
+				       (struct tse_rule){ 1, breaker_once };
+	if (h->hook == TSE_HOOK_LOWER)
+		return (struct tse_rule){ 2, breaker_twice };
+	return (struct tse_rule){ 1, breaker_once };
+}
+
+/* skb->mark below the site after two ifbs: each gate counted the packet. */
+static struct tse_rule two_stage_mark_rule(const struct tse_point *p,
+					   const struct field_hook *h, int site_runs)
+{
+	if (!p->solo)
+		return (struct tse_rule){ 1 + !copies(p), gates_counted };
+	if (site_runs > 1)
+		return (struct tse_rule){ site_runs, stock_breaker_twice };
+	return one_stage_mark_rule(p, h, site_runs);
+}
+
+/* skb->mark below the site where va redirects to the same ifb too. */
+static struct tse_rule lower_mark_rule(const struct tse_point *p,
+				       const struct field_hook *h, int site_runs)
+{
+	if (h->hook == TSE_HOOK_LOWER && !p->solo)
+		return copies(p) ? (struct tse_rule){ 1, own_entry } :
+				   (struct tse_rule){ 2, both_entries };
+	return one_stage_mark_rule(p, h, site_runs);
+}
+
+/* skb->mark at the root qdisc or va's, below the site, after @runs runs. */
+static struct tse_rule below_site_mark_rule(const struct tse_point *p,
+					    const struct field_hook *h, int runs, bool stock)
+{
+	int site_runs = (stock ? stock_rule(p, OBS_HOOK) : correct_rule(p, OBS_HOOK)).value;
+
+	if (runs > 2)
+		return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
+	switch (p->stages) {
+	case TSE_STAGES_TWO:
+		return two_stage_mark_rule(p, h, site_runs);
+	case TSE_STAGES_LOWER:
+		return lower_mark_rule(p, h, site_runs);
+	default:
+		return one_stage_mark_rule(p, h, site_runs);
+	}
+}
+
+/* skb->mark at ifb's gate: stock's later runs read a loop breaker's count. */
+static struct tse_rule gate_mark_rule(const struct tse_point *p, int runs)
+{
+	if (lower_stage(p) && runs > 1 && !copies(p))
+		return (struct tse_rule){ 1, upper_counted };
+	if (two_stages(p) && runs > 1)
+		return (struct tse_rule){ 1, stock_copy_mark };
+	return (struct tse_rule){ 0, gate_mark };
+}
+
+/* skb->mark at the second ifb's gate, after the first's. */
+static struct tse_rule second_gate_mark_rule(const struct tse_point *p, int runs)
+{
+	if (runs > 2)
+		return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
+	if (runs > 1)
+		return (struct tse_rule){ 2, stock_copy_mark2 };
+	/* Only the copy passed the first ifb in a copy row. */
+	return copies(p) ? (struct tse_rule){ 0, gate_mark } :
+			   (struct tse_rule){ 1, first_gate_counted };
+}
+
+/*
  * skb->mark at @h: the loop breaker's count of the packet's passes
  * (break_loop()), read before the breaker at @h counts.
  */
 static struct tse_rule mark_rule(const struct tse_point *p, const struct field_hook *h,
 				 int runs, bool stock)
 {
-	int site_runs = (stock ? stock_rule(p, OBS_HOOK) : correct_rule(p, OBS_HOOK)).value;
-
 	switch (h->hook) {
 	case TSE_HOOK_PEER:
 	case TSE_HOOK_MIRROR:
 		return (struct tse_rule){ 0, scrubbed };
 	case TSE_HOOK_IFB:
-		if (lower_stage(p) && runs > 1 && !copies(p))
-			return (struct tse_rule){ 1, upper_counted };
-		if (two_stages(p) && runs > 1)
-			return (struct tse_rule){ 1, stock_copy_mark };
-		return (struct tse_rule){ 0, gate_mark };
+		return gate_mark_rule(p, runs);
 	case TSE_HOOK_IFB_IN:
-		if (runs > 2)
-			return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
-		if (runs > 1)
-			return (struct tse_rule){ 2, stock_copy_mark2 };
-		/* Only the copy passed the first ifb in a copy row. */
-		return copies(p) ? (struct tse_rule){ 0, gate_mark } :
-				   (struct tse_rule){ 1, first_gate_counted };
+		return second_gate_mark_rule(p, runs);
 	case TSE_HOOK_REINJECT:
 	case TSE_HOOK_LOWER:
-		if (runs > 2)
-			return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
-		if (two_stages(p) && !p->solo)
-			return (struct tse_rule){ 1 + !copies(p), gates_counted };
-		if (lower_stage(p) && h->hook == TSE_HOOK_LOWER && !p->solo)
-			return copies(p) ? (struct tse_rule){ 1, own_entry } :
-					   (struct tse_rule){ 2, both_entries };
-		if (two_stages(p) && site_runs > 1)
-			return (struct tse_rule){ site_runs, stock_breaker_twice };
-		if (copies(p))
-			return copy_mark_rule(p, h);
-		if (!p->solo)
-			return (struct tse_rule){ 1, breaker_once };
-		if (!root_site(p))
-			return site_runs > 1 ? (struct tse_rule){ site_runs, stock_breaker_twice } :
-					       (struct tse_rule){ 1, breaker_once };
-		if (h->hook == TSE_HOOK_LOWER)
-			return (struct tse_rule){ 2, breaker_twice };
-		return (struct tse_rule){ 1, breaker_once };
-	default:
+		return below_site_mark_rule(p, h, runs, stock);
+	default:	/* the site's hook */
 		if (runs > 2)
 			return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
 		if (runs > 1)
