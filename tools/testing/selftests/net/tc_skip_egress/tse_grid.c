@@ -122,21 +122,36 @@ static const char *mirred_verb(const struct tse_point *p)
 }
 
 /*
- * The filter in @dev's root qdisc that sends @flow to ifb, class 1:3: what
- * the site sends, or, as the second stage, the packet to ifb_in.
+ * A filter in @dev's root qdisc, class 1:3, that sends @flow on by mirred
+ * @verb to @target. Below a vlan (va, under one) the tag is out of band,
+ * and tc takes the frame for 802.1Q (tc_skb_protocol()); u32 still reads
+ * the IP header that follows.
  */
-static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
+static int root_mirred(struct tse_test *t, enum tse_dev dev, enum tse_flow flow,
+		       const char *verb, enum tse_dev target)
 {
-	const struct tse_point *p = &t->s->point;
-	bool second = two_stages(p);
+	bool tagged = dev == TSE_VA && t->s->point.upper == TSE_UPPER_VLAN;
 	char match[160];
 
 	tse_u32_match(t, UDP, TSE_PORT + flow, match, sizeof(match));
 	return tse_tc_queue(t, TSE_NS_SENDER,
-			    "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress %s dev %s\n",
-			    tse_dev(t, dev), match, TSE_CHOSEN_CLASS,
-			    second ? "redirect" : mirred_verb(p),
-			    tse_dev(t, second ? TSE_IFB_IN : TSE_IFB));
+			    "filter add dev %s parent 1: prio 2 %s%s classid 1:%d action mirred egress %s dev %s\n",
+			    tse_dev(t, dev), tagged ? "protocol 802.1q" : "",
+			    tagged ? strstr(match, " u32 ") : match, TSE_CHOSEN_CLASS, verb,
+			    tse_dev(t, target));
+}
+
+/*
+ * The site device's root filter: what the site sends to ifb, or, as the
+ * second stage, the packet to ifb_in.
+ */
+static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
+{
+	const struct tse_point *p = &t->s->point;
+
+	if (two_stages(p))
+		return root_mirred(t, dev, flow, "redirect", TSE_IFB_IN);
+	return root_mirred(t, dev, flow, mirred_verb(p), TSE_IFB);
 }
 
 static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
@@ -203,25 +218,6 @@ static bool mirrors(const struct tse_point *p)
 }
 
 /*
- * va's root filter that sends the flow to ifb below the site's device.
- * Below a vlan the tag is out of band, and tc takes the frame for 802.1Q
- * (tc_skb_protocol()); u32 still reads the IP header that follows.
- */
-static int lower_redirect(struct tse_test *t)
-{
-	char match[160];
-	const char *m = match;
-
-	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
-	if (t->s->point.upper == TSE_UPPER_VLAN)
-		m = strstr(match, " u32 ");
-	return tse_tc_queue(t, TSE_NS_SENDER,
-			    "filter add dev %s parent 1: prio 2 %s%s classid 1:%d action mirred egress redirect dev %s\n",
-			    tse_dev(t, TSE_VA), m == match ? "" : "protocol 802.1q", m,
-			    TSE_CHOSEN_CLASS, tse_dev(t, TSE_IFB));
-}
-
-/*
  * Under a stacked device, va's root qdisc: the lower observer's counter
  * is its first filter, and in _lower_too rows the redirect to ifb follows.
  */
@@ -229,8 +225,11 @@ static int lower_filters(struct tse_test *t)
 {
 	if (!t->s->point.upper)
 		return 0;
-	return tse_root_qdisc_queue(t, TSE_VA) ?:
-	       (lower_stage(&t->s->point) ? lower_redirect(t) : 0);
+	if (tse_root_qdisc_queue(t, TSE_VA))
+		return -1;
+	if (!lower_stage(&t->s->point))
+		return 0;
+	return root_mirred(t, TSE_VA, TSE_FLOW_REDIRECTED, "redirect", TSE_IFB);
 }
 
 static int observer_filters(struct tse_test *t, enum tse_dev dev)
