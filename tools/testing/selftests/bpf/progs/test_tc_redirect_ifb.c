@@ -388,18 +388,18 @@ int tse_count_reinject(struct __sk_buff *skb)
 
 /*
  * The grid's site program: it counts, breaks loops where it is the
- * breaker, and tells whether @skb is a test packet it sends to ifb (1),
- * one it lets pass (0), or one the breaker stopped (-1).
+ * breaker, and tells whether @skb is a test packet it sends on (1), one it
+ * lets pass (0), or one the breaker stopped (-1); @kind says what it is.
  */
-static __always_inline int site_sends(struct __sk_buff *skb)
+static __always_inline int site_sends(struct __sk_buff *skb, enum tse_kind *kind)
 {
 	struct tse_packet pkt;
-	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
 
-	if (kind != TSE_KIND_UDP)
+	*kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
+	if (*kind != TSE_KIND_UDP)
 		return 0;
 	if (cfg.breaker == TSE_HOOK_REDIRECT &&
-	    break_loop(skb, kind, &pkt) == TC_ACT_SHOT)
+	    break_loop(skb, *kind, &pkt) == TC_ACT_SHOT)
 		return -1;
 	return pkt.flow == TSE_FLOW_REDIRECTED || cfg.redirect_both;
 }
@@ -407,7 +407,8 @@ static __always_inline int site_sends(struct __sk_buff *skb)
 /* TC_ACT_REDIRECT and TCX_REDIRECT are the same value, so are the "next"s. */
 static __always_inline int redirect_ifb(struct __sk_buff *skb)
 {
-	int sends = site_sends(skb);
+	enum tse_kind kind;
+	int sends = site_sends(skb, &kind);
 
 	if (sends < 0)
 		return TC_ACT_SHOT;
@@ -429,7 +430,8 @@ int tse_redirect_ifb_tcx(struct __sk_buff *skb)
 /* The grid's copy rows: a copy to ifb, the packet itself on its way. */
 static __always_inline int clone_ifb(struct __sk_buff *skb)
 {
-	int sends = site_sends(skb);
+	enum tse_kind kind;
+	int sends = site_sends(skb, &kind);
 
 	if (sends < 0)
 		return TC_ACT_SHOT;
@@ -448,6 +450,38 @@ SEC("tcx/egress")
 int tse_clone_ifb_tcx(struct __sk_buff *skb)
 {
 	return clone_ifb(skb);
+}
+
+/*
+ * The grid's rows that send the packet to a plain device, va2, readdressed
+ * to its peer (as redirect_target() below). The fence takes the packets'
+ * way, so that it arrives after them.
+ */
+static __always_inline int redirect_plain(struct __sk_buff *skb)
+{
+	enum tse_kind kind;
+	int sends = site_sends(skb, &kind);
+
+	if (sends < 0)
+		return TC_ACT_SHOT;
+	if (!sends && kind != TSE_KIND_FENCE)
+		return TC_ACT_UNSPEC;
+	if (bpf_skb_store_bytes(skb, 0, (const void *)cfg.target_mac,
+				sizeof(cfg.target_mac), 0))
+		return TC_ACT_SHOT;
+	return bpf_redirect(cfg.target_ifindex, 0);
+}
+
+SEC("tc")
+int tse_redirect_plain(struct __sk_buff *skb)
+{
+	return redirect_plain(skb);
+}
+
+SEC("tcx/egress")
+int tse_redirect_plain_tcx(struct __sk_buff *skb)
+{
+	return redirect_plain(skb);
 }
 
 /*

@@ -55,6 +55,15 @@ static bool root_redirects(const struct tse_point *p)
 	return root_site(p) || two_stages(p);
 }
 
+/*
+ * The site sends the packet to a plain device, va2, not to ifb: it never
+ * comes back to the site's device, and va2's peer, vb2, takes it.
+ */
+static bool plain_target(const struct tse_point *p)
+{
+	return p->sends == TSE_SENDS_PLAIN;
+}
+
 static bool has_clsact(const struct tse_point *p)
 {
 	return p->site != TSE_SITE_TCX && p->site != TSE_SITE_ROOT;
@@ -88,6 +97,9 @@ static int unsupported(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
 
+	if (plain_target(p) && p->upper == TSE_UPPER_TUNNEL)
+		return tse_skip(t, "%s: %s", "a tunnel's packet to a plain device",
+				"no link-layer header: mirred sends it without one, bpf_redirect() drops it");
 	if (lower_stage(p) && (!p->upper || p->upper == TSE_UPPER_TUNNEL))
 		return tse_skip(t, "%s: %s", "no device below to redirect too",
 				"va carries the tunnel's encapsulated packets, or nothing is stacked");
@@ -115,10 +127,16 @@ static bool copies(const struct tse_point *p)
 	return p->sends == TSE_SENDS_COPY;
 }
 
-/* mirred's action for what the row sends to ifb. */
+/* mirred's action for what the row sends. */
 static const char *mirred_verb(const struct tse_point *p)
 {
 	return copies(p) ? "mirror" : "redirect";
+}
+
+/* Where the site sends: ifb, or the plain device. */
+static enum tse_dev site_target(const struct tse_point *p)
+{
+	return plain_target(p) ? TSE_VA2 : TSE_IFB;
 }
 
 /*
@@ -151,7 +169,7 @@ static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flo
 
 	if (two_stages(p))
 		return root_mirred(t, dev, flow, "redirect", TSE_IFB_IN);
-	return root_mirred(t, dev, flow, mirred_verb(p), TSE_IFB);
+	return root_mirred(t, dev, flow, mirred_verb(p), site_target(p));
 }
 
 static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
@@ -165,9 +183,24 @@ static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow
 		return -1;
 	if (p->site == TSE_SITE_CLSACT_MIRRED &&
 	    tse_mirred_filter_queue(t, dev, "egress", 2, UDP, TSE_PORT + flow,
-				    mirred_verb(p), TSE_IFB))
+				    mirred_verb(p), site_target(p)))
 		return -1;
 	return root_redirects(p) ? root_redirect(t, dev, flow) : 0;
+}
+
+/* The BPF site's program, for cls_bpf or a tcx link: what it sends, and where. */
+static struct bpf_program *bpf_site_program(struct tse_test *t, bool tcx)
+{
+	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
+
+	switch (t->s->point.sends) {
+	case TSE_SENDS_COPY:
+		return tcx ? progs->tse_clone_ifb_tcx : progs->tse_clone_ifb;
+	case TSE_SENDS_PLAIN:
+		return tcx ? progs->tse_redirect_plain_tcx : progs->tse_redirect_plain;
+	default:
+		return tcx ? progs->tse_redirect_ifb_tcx : progs->tse_redirect_ifb;
+	}
 }
 
 static int site_programs(struct tse_test *t, enum tse_dev dev)
@@ -181,11 +214,9 @@ static int site_programs(struct tse_test *t, enum tse_dev dev)
 	case TSE_SITE_ROOT_CLSACT:
 		return tse_count_at(t, dev, true, progs->tse_count_head, 1);
 	case TSE_SITE_CLSACT_BPF:
-		return tse_count_at(t, dev, true, copies(&t->s->point) ?
-				    progs->tse_clone_ifb : progs->tse_redirect_ifb, 1);
+		return tse_count_at(t, dev, true, bpf_site_program(t, false), 1);
 	case TSE_SITE_TCX:
-		return tse_attach_tcx(t, dev, copies(&t->s->point) ?
-				      progs->tse_clone_ifb_tcx : progs->tse_redirect_ifb_tcx);
+		return tse_attach_tcx(t, dev, bpf_site_program(t, true));
 	default:
 		return 0;
 	}
@@ -253,12 +284,22 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 			    TSE_PEER_GACT_INDEX) : 0;
 }
 
+/* The plain target's egress counts what the site sends it (observer_programs()). */
+static int target_qdisc(struct tse_test *t)
+{
+	if (!plain_target(&t->s->point))
+		return 0;
+	return tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n", tse_dev(t, TSE_VA2));
+}
+
 static int observer_programs(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
 
 	return (mirrors(&t->s->point) || floods(&t->s->point) ?
 		tse_count_at(t, TSE_VD, false, progs->tse_count_mirror, 1) : 0) ?:
+	       (plain_target(&t->s->point) ?
+		tse_count_at(t, TSE_VA2, true, progs->tse_count_target, 1) : 0) ?:
 	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1) ?:
 	       (t->s->point.upper ? tse_count_at_root(t, TSE_VA, progs->tse_count_lower) : 0);
 }
@@ -274,7 +315,7 @@ int tse_grid_setup(struct tse_test *t)
 
 	return site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
 	       (agg ? site_filters(t, TSE_VA2, TSE_FLOW_SECOND) : 0) ?:
-	       lower_filters(t) ?: observer_filters(t, dev) ?: tse_tc_flush(t) ?:
+	       lower_filters(t) ?: observer_filters(t, dev) ?: target_qdisc(t) ?: tse_tc_flush(t) ?:
 	       site_programs(t, dev) ?: (agg ? site_programs(t, TSE_VA2) : 0) ?:
 	       observer_programs(t);
 }
@@ -307,6 +348,8 @@ enum tse_obs {
 	OBS_AGG_CLSACT,
 	OBS_AGG_RX,
 	OBS_AGG_DELIVERED,
+	OBS_TARGET,
+	OBS_TARGET_RX,
 	OBS_COUNT,
 };
 
@@ -378,8 +421,11 @@ static enum tse_obs twin(enum tse_obs o)
 	return o == OBS_AGG_SITE ? OBS_HOOK : OBS_ROOT;
 }
 
-/* What a correct kernel shows @o in row @p, and why. */
-static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
+/*
+ * What a correct kernel shows @o in row @p, and why, where the site sends
+ * to ifb; -1 where @o does not apply to the row.
+ */
+static struct tse_rule ifb_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule copy = copies(p) ? copy_rule(p, o) : (struct tse_rule){ 0 };
 	bool root = root_redirects(p);
@@ -407,7 +453,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 	case OBS_AGG_CLSACT:
 		if (!p->aggregate)
 			return (struct tse_rule){ -1 };
-		return correct_rule(p, twin(o));
+		return ifb_rule(p, twin(o));
 	case OBS_MIRROR:
 	case OBS_ROOT_GACT:
 		if (o == OBS_MIRROR && !mirrors(p))
@@ -458,9 +504,59 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 		if (!p->aggregate)
 			return (struct tse_rule){ -1 };
 		return (struct tse_rule){ 1, delivered_once };
+	case OBS_TARGET:
+	case OBS_TARGET_RX:
+		return (struct tse_rule){ plain_target(p) ? 1 : -1, delivered_once };
 	default:
 		return (struct tse_rule){ 1, delivered_once };
 	}
+}
+
+static const char *const plain_hook_once =
+	"the hook classifies the packet once: it sends it to another device, never to return";
+static const char *const plain_root_once =
+	"the root qdisc classifies the packet once: its filter sends it to another device";
+static const char *const plain_away =
+	"the site sends the packet to va2: it never reaches the site's queue, va below, ifb or vb";
+static const char *const plain_target_once =
+	"the plain device's egress classifies the packet once: nothing marks it, nothing skips it";
+static const char *const plain_delivered =
+	"the packet leaves by the plain device once, and its peer, vb2, takes it for the receiver";
+static const char *const plain_no_ifb = "nothing reaches ifb";
+
+/* What a row shows where the site sends the packet to a plain device, va2. */
+static struct tse_rule plain_rule(const struct tse_point *p, enum tse_obs o)
+{
+	switch (o) {
+	case OBS_LOOPED:
+		return (struct tse_rule){ 0, no_loop };
+	case OBS_IFB_DROPPED:
+		return (struct tse_rule){ 0, plain_no_ifb };
+	case OBS_HOOK:
+	case OBS_CLSACT:
+		return (struct tse_rule){ 1, plain_hook_once };
+	case OBS_ROOT:
+		if (root_site(p))
+			return (struct tse_rule){ 1, plain_root_once };
+		return (struct tse_rule){ 0, plain_away };
+	case OBS_TARGET:
+		return (struct tse_rule){ 1, plain_target_once };
+	case OBS_TARGET_RX:
+	case OBS_DELIVERED:
+		return (struct tse_rule){ 1, plain_delivered };
+	default:
+		return (struct tse_rule){ 0, plain_away };
+	}
+}
+
+/* What a correct kernel shows @o in row @p, and why; -1 where it does not apply. */
+static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
+{
+	struct tse_rule r = ifb_rule(p, o);
+
+	if (plain_target(p) && r.value >= 0)
+		return plain_rule(p, o);
+	return r;
 }
 
 static const char *const stock_loops =
@@ -527,14 +623,16 @@ static struct tse_rule stock_clone_rule(const struct tse_point *p, enum tse_obs 
 /*
  * Where stock differs: every other rule of a correct kernel holds on it.
  * No packet of a copy row comes back from ifb: stock is the correct kernel,
- * unless a second stage returns it.
+ * unless a second stage returns it; nor of a row that sends to a plain
+ * device.
  */
 static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = correct_rule(p, o);
 	bool dropped = bpf_site(p);
 
-	if (r.value < 0)
+	/* Nothing passes ifb where the site sends to a plain device. */
+	if (r.value < 0 || plain_target(p))
 		return r;
 	if (o == OBS_AGG_SITE || o == OBS_AGG_ROOT || o == OBS_AGG_CLSACT)
 		return stock_rule(p, twin(o));
@@ -632,6 +730,10 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			 &tse_duplicated, &tse_wrong_device },
 	[OBS_AGG_DELIVERED] = { "aggregate-delivered", "copies vb2's receiver got per packet",
 				&tse_duplicated, &tse_wrong_device },
+	[OBS_TARGET] = { "target", "runs of the plain device va2's egress program per packet (BPF)",
+			 &tse_reclassified, &tse_not_redirected },
+	[OBS_TARGET_RX] = { "target-rx", "packets vb2 received (veth rx_packets), fences aside",
+			    &tse_duplicated, &tse_not_redirected },
 };
 
 /* A failure that shows what stock shows says stock's rule. */
@@ -682,16 +784,26 @@ static long long sum(const unsigned int *row, int n)
 	return s;
 }
 
-/* The fence takes the test packets' way into ifb only where u32 sends it. */
+/*
+ * The fences that go the flow's way past the site: none where it sends to
+ * a plain device, which takes them all (u32 matches them, and the BPF
+ * program sends them along).
+ */
+static int fences_past_site(struct tse_test *t)
+{
+	return plain_target(&t->s->point) ? 0 : t->traffic.fences;
+}
+
+/* The fence takes the test packets' way into ifb only where u32 sends it there. */
 static int site_fences(struct tse_test *t)
 {
-	return bpf_site(&t->s->point) ? 0 : t->traffic.fences;
+	return bpf_site(&t->s->point) ? 0 : fences_past_site(t);
 }
 
 /* From the site, and from va below it, whose root filter is u32's. */
 static int fences_into_ifb(struct tse_test *t)
 {
-	return site_fences(t) + (lower_stage(&t->s->point) ? t->traffic.fences : 0);
+	return site_fences(t) + (lower_stage(&t->s->point) ? fences_past_site(t) : 0);
 }
 
 /*
@@ -704,11 +816,13 @@ static void observe_links(struct tse_test *t)
 	if (two_stages(&t->s->point)) {
 		/* The second stage's u32 sends the fence to ifb_in too. */
 		observe(t, OBS_IFB2_RX, NULL,
-			(long long)tse_moved(t, TSE_IFB_IN).rx - t->traffic.fences);
+			(long long)tse_moved(t, TSE_IFB_IN).rx - fences_past_site(t));
 		observe(t, OBS_IFB2_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB_IN).dropped);
 	}
-	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences);
+	observe(t, OBS_PEER_RX, NULL, (long long)tse_moved(t, TSE_VB).rx - fences_past_site(t));
 	observe(t, OBS_AGG_RX, NULL, (long long)tse_moved(t, TSE_VB2).rx);
+	/* A plain target takes every fence: u32 and the program send them along. */
+	observe(t, OBS_TARGET_RX, NULL, (long long)tse_moved(t, TSE_VB2).rx - t->traffic.fences);
 }
 
 static void observe_root(struct tse_test *t)
@@ -717,13 +831,13 @@ static void observe_root(struct tse_test *t)
 
 	observe(t, OBS_ROOT, tse_bpf_row(t, TSE_HOOK_REINJECT, TSE_FLOW_REDIRECTED), 0);
 	observe(t, OBS_CLASS, NULL,
-		tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - t->traffic.fences);
+		tse_moved_class(t, dev, TSE_CHOSEN_CLASS) - fences_past_site(t));
 	observe(t, OBS_DEFAULT_CLASS, NULL, tse_moved_class(t, dev, TSE_DEFAULT_CLASS));
 	observe(t, OBS_MIRROR, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
 	if (t->net.root_gact)
 		observe(t, OBS_ROOT_GACT, NULL,
 			(long long)tse_moved(t, TSE_VA).gact -
-			(root_redirects(&t->s->point) ? 0 : t->traffic.fences));
+			(root_redirects(&t->s->point) ? 0 : fences_past_site(t)));
 }
 
 static void observe_peer(struct tse_test *t)
@@ -731,12 +845,15 @@ static void observe_peer(struct tse_test *t)
 	observe(t, OBS_PEER, tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0);
 	if (t->net.peer_gact)
 		observe(t, OBS_PEER_GACT, NULL,
-			(long long)tse_moved(t, TSE_VB).peer_gact - t->traffic.fences);
+			(long long)tse_moved(t, TSE_VB).peer_gact - fences_past_site(t));
 	observe(t, OBS_TAP, t->traffic.tapped, 0);
 }
 
-/* The site's hook, root, lower, both ifbs' gates, peer and root-mirror (or flood). */
-#define FIELD_HOOKS	7
+/*
+ * The site's hook, root, lower, both ifbs' gates, peer, root-mirror (or
+ * flood) and the plain target.
+ */
+#define FIELD_HOOKS	8
 
 /* A hook whose program keeps what it read of each packet (struct tse_fields). */
 struct field_hook {
@@ -819,6 +936,13 @@ static const char *const site_breaker_once =
 	"the site's program, the loop breaker here, counted the packet once";
 static const char *const root_breaker_once =
 	"the root qdisc's counter, the loop breaker here, counted the packet once";
+static const char *const sent_no_iif = "a packet sent from this host has no input device";
+static const char *const redirect_keeps_iif =
+	"bpf_redirect() to a plain device leaves skb_iif as it was: 0, sent from this host";
+static const char *const mirred_names_site =
+	"mirred sets skb_iif to the device it runs on, the site's, for every target";
+static const char *const no_breaker =
+	"no loop breaker is on the packet's way: ifb's gate would be, and it never gets there";
 
 #define TSE_VLAN_ID	10
 
@@ -850,6 +974,9 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	else if (floods(p))
 		h[n++] = (struct field_hook){ TSE_HOOK_MIRROR, OBS_FLOOD, TSE_VD,
 					      "the flood port's peer (vd)" };
+	if (plain_target(p))
+		h[n++] = (struct field_hook){ TSE_HOOK_TARGET, OBS_TARGET, TSE_VA2,
+					      "the plain device's egress (va2)" };
 	return n;
 }
 
@@ -938,6 +1065,17 @@ static struct tse_rule lower_iif_rule(struct tse_test *t, const struct field_hoo
 	return one_stage_iif_rule(t, h, runs, stock);
 }
 
+/* skb_iif where the site sends the packet to a plain device, not ifb. */
+static struct tse_rule plain_iif_rule(struct tse_test *t, const struct field_hook *h)
+{
+	if (h->hook != TSE_HOOK_TARGET)
+		return (struct tse_rule){ 0, sent_no_iif };
+	if (bpf_site(&t->s->point))
+		return (struct tse_rule){ 0, redirect_keeps_iif };
+	return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
+				  mirred_names_site };
+}
+
 /* ingress_ifindex, that is skb_iif, at @h after @runs runs there. */
 static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 				int runs, bool stock)
@@ -952,6 +1090,8 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 		return (struct tse_rule){ t->net.ifindex[h->dev], received };
 	if (h->hook == TSE_HOOK_LOWER && p->upper == TSE_UPPER_TUNNEL)
 		return (struct tse_rule){ 0, tunnel_scrub };
+	if (plain_target(p))
+		return plain_iif_rule(t, h);
 	switch (p->stages) {
 	case TSE_STAGES_TWO:
 		return two_stage_iif_rule(t, h, runs, stock);
@@ -1056,12 +1196,29 @@ static struct tse_rule second_gate_mark_rule(const struct tse_point *p, int runs
 }
 
 /*
+ * skb->mark where the site sends the packet to a plain device: the site's
+ * hooks are the first it meets; at the target, in solo rows, the site's
+ * loop breaker (its program, or the root qdisc's counter) counted it once.
+ */
+static struct tse_rule plain_mark_rule(const struct tse_point *p, const struct field_hook *h)
+{
+	if (h->hook != TSE_HOOK_TARGET)
+		return (struct tse_rule){ 0, first_mark };
+	if (!p->solo)
+		return (struct tse_rule){ 0, no_breaker };
+	return root_site(p) ? (struct tse_rule){ 1, root_breaker_once } :
+			      (struct tse_rule){ 1, site_breaker_once };
+}
+
+/*
  * skb->mark at @h: the loop breaker's count of the packet's passes
  * (break_loop()), read before the breaker at @h counts.
  */
 static struct tse_rule mark_rule(const struct tse_point *p, const struct field_hook *h,
 				 int runs, bool stock)
 {
+	if (plain_target(p))
+		return plain_mark_rule(p, h);
 	switch (h->hook) {
 	case TSE_HOOK_PEER:
 	case TSE_HOOK_MIRROR:
@@ -1193,6 +1350,7 @@ void tse_grid_judge(struct tse_test *t)
 			(long long)tse_moved(t, site_dev(t, TSE_FLOW_REDIRECTED)).clsact -
 			tse_background(t, hook));
 	observe_root(t);
+	observe(t, OBS_TARGET, tse_bpf_row(t, TSE_HOOK_TARGET, TSE_FLOW_REDIRECTED), 0);
 	observe(t, OBS_LOWER, tse_bpf_row(t, TSE_HOOK_LOWER, TSE_FLOW_REDIRECTED), 0);
 	observe(t, OBS_FLOOD, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
 	if (!p->solo)

@@ -139,10 +139,11 @@ enum tse_site {
 	TSE_SITES,
 };
 
-/* What the site sends to ifb. */
+/* What the site sends, and where. */
 enum tse_sends {
-	TSE_SENDS_PACKET,	/* the packet: mirred redirect, bpf_redirect() */
-	TSE_SENDS_COPY,		/* a copy: mirred mirror, bpf_clone_redirect() */
+	TSE_SENDS_PACKET,	/* the packet to ifb: mirred redirect, bpf_redirect() */
+	TSE_SENDS_COPY,		/* a copy to ifb: mirred mirror, bpf_clone_redirect() */
+	TSE_SENDS_PLAIN,	/* the packet to a plain device, va2, whose egress counts */
 };
 
 /* The ifbs a packet passes on its way out of the device. */

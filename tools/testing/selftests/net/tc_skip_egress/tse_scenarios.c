@@ -773,7 +773,9 @@ static void judge_resubmit(struct tse_test *t)
 #define TSE_GRID(n, site, sends, stages, dev, alone, agg)			\
 	{ #n, { .upper = TSE_UPPER_##dev, .ifb_ns = TSE_NS_SENDER,		\
 		.ifb_in = TSE_STAGES_##stages == TSE_STAGES_TWO,		\
-		.monitor = true, .tap = true, .aggregate = agg, .bare = true },	\
+		.monitor = true, .tap = true, .aggregate = agg, .bare = true,	\
+		.target = TSE_SENDS_##sends == TSE_SENDS_PLAIN,			\
+		.target_has_vb_mac = TSE_SENDS_##sends == TSE_SENDS_PLAIN },	\
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_SITE_##site |		\
 	  TSE_F_UPPER_##dev, TSE_UDP,						\
 	  .copies = TSE_SENDS_##sends == TSE_SENDS_COPY,			\

@@ -67,6 +67,12 @@ TSE_GRID(root_qdisc_mirred_bridge_lower_too_solo_aggregate, ROOT, PACKET, LOWER,
 TSE_GRID(root_qdisc_mirred_macvlan_lower_too, ROOT, PACKET, LOWER, MACVLAN, false, false)
 TSE_GRID(root_qdisc_mirror_with_clsact_vlan_lower_too_solo, ROOT_CLSACT, COPY, LOWER, VLAN,
 	 true, false)
+TSE_GRID(egress_mirred_to_veth_bridge_lower_too, CLSACT_MIRRED, PLAIN, LOWER, BRIDGE,
+	 false, false)
+TSE_GRID(egress_bpf_redirect_to_veth_bond_solo, CLSACT_BPF, PLAIN, ONE, BOND, true, false)
+TSE_GRID(egress_tcx_redirect_to_veth_vlan_two_ifb, TCX, PLAIN, TWO, VLAN, false, false)
+TSE_GRID(root_qdisc_mirred_to_veth_macvlan_solo, ROOT, PLAIN, ONE, MACVLAN, true, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_to_veth, ROOT_CLSACT, PLAIN, ONE, NONE, false, false)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,

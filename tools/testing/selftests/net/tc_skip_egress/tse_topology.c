@@ -144,25 +144,32 @@ static bool tunneled(struct tse_test *t)
 	return upperdef(t) && upperdef(t)->type6;
 }
 
+/* The MAC of the device stacked over @dev (va or vb), if it has one of its own. */
+static const char *upper_mac(struct tse_test *t, enum tse_dev dev)
+{
+	const struct tse_upperdef *up = upperdef(t);
+
+	if (!up || (dev != TSE_VA && dev != TSE_VB))
+		return NULL;
+	return up->mac[dev == TSE_VB];
+}
+
 /*
- * A veth's own MAC. vb2 takes vb's where the row redirects va's frames to
- * va2 unchanged (mirred cannot readdress them): the receiver takes them.
+ * A veth's own MAC. vb2 takes the one va's frames are for (the upper's
+ * over vb, or vb's) where the row redirects them to va2 unchanged (mirred
+ * cannot readdress them): the receiver takes them.
  */
 static const char *own_mac(struct tse_test *t, enum tse_dev dev)
 {
 	if (dev == TSE_VB2 && t->s->shape.target_has_vb_mac)
-		return devdef(t, TSE_VB)->mac;
+		return upper_mac(t, TSE_VB) ?: devdef(t, TSE_VB)->mac;
 	return devdef(t, dev)->mac;
 }
 
 /* The MAC the link peer of @dev sends to: the upper's own, if it has one. */
 static const char *link_mac(struct tse_test *t, enum tse_dev dev)
 {
-	const struct tse_upperdef *up = upperdef(t);
-
-	if (up && (dev == TSE_VA || dev == TSE_VB) && up->mac[dev == TSE_VB])
-		return up->mac[dev == TSE_VB];
-	return own_mac(t, dev);
+	return upper_mac(t, dev) ?: own_mac(t, dev);
 }
 
 /* @dev's own address: a tunnel's outer address, on va or vb. */
