@@ -731,7 +731,7 @@ static const struct tse_observer observers[OBS_COUNT] = {
 	[OBS_AGG_DELIVERED] = { "aggregate-delivered", "copies vb2's receiver got per packet",
 				&tse_duplicated, &tse_wrong_device },
 	[OBS_TARGET] = { "target", "runs of the plain device va2's egress program per packet (BPF)",
-			 &tse_reclassified, &tse_not_redirected },
+			 &tse_reclassified, &tse_skipped },
 	[OBS_TARGET_RX] = { "target-rx", "packets vb2 received (veth rx_packets), fences aside",
 			    &tse_duplicated, &tse_not_redirected },
 };
