@@ -337,7 +337,7 @@ int tse_count_peer(struct __sk_buff *skb)
 	return count_and_go_on(skb, TSE_HOOK_PEER);
 }
 
-/* The egress of the plain device that tse_redirect_target sends to. */
+/* The egress of the plain device that tse_redirect_plain sends to. */
 SEC("tc")
 int tse_count_target(struct __sk_buff *skb)
 {
@@ -453,9 +453,22 @@ int tse_clone_ifb_tcx(struct __sk_buff *skb)
 }
 
 /*
- * The grid's rows that send the packet to a plain device, va2, readdressed
- * to its peer (as redirect_target() below). The fence takes the packets'
- * way, so that it arrives after them.
+ * bpf_redirect() to the plain target (va2, or a router's rb2), the frame
+ * readdressed to the target's link peer so that the receiver takes it.
+ */
+static __always_inline int redirect_to_target(struct __sk_buff *skb)
+{
+	if (bpf_skb_store_bytes(skb, 0, (const void *)cfg.target_mac,
+				sizeof(cfg.target_mac), 0))
+		return TC_ACT_SHOT;
+	return bpf_redirect(cfg.target_ifindex, 0);
+}
+
+/*
+ * The packet to a plain device, not ifb: what the target's egress reads of
+ * it must not depend on the fix (Daniel Borkmann's objection to setting
+ * skb_iif for every target). The fence takes the packets' way, so that it
+ * arrives after them.
  */
 static __always_inline int redirect_plain(struct __sk_buff *skb)
 {
@@ -466,10 +479,7 @@ static __always_inline int redirect_plain(struct __sk_buff *skb)
 		return TC_ACT_SHOT;
 	if (!sends && kind != TSE_KIND_FENCE)
 		return TC_ACT_UNSPEC;
-	if (bpf_skb_store_bytes(skb, 0, (const void *)cfg.target_mac,
-				sizeof(cfg.target_mac), 0))
-		return TC_ACT_SHOT;
-	return bpf_redirect(cfg.target_ifindex, 0);
+	return redirect_to_target(skb);
 }
 
 SEC("tc")
@@ -482,39 +492,6 @@ SEC("tcx/egress")
 int tse_redirect_plain_tcx(struct __sk_buff *skb)
 {
 	return redirect_plain(skb);
-}
-
-/*
- * bpf_redirect() to a plain device, not ifb, addressed to its link peer so
- * that the receiver takes the packet: what the target's egress reads of it
- * must not depend on the fix (Daniel Borkmann's objection to setting
- * skb_iif for every target).
- */
-static __always_inline int redirect_target(struct __sk_buff *skb)
-{
-	struct tse_packet pkt;
-	enum tse_kind kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
-
-	/* The fence takes the packets' way: it arrives after them. */
-	if (kind != TSE_KIND_FENCE &&
-	    (kind != TSE_KIND_UDP || pkt.flow != TSE_FLOW_REDIRECTED))
-		return TC_ACT_UNSPEC;
-	if (bpf_skb_store_bytes(skb, 0, (const void *)cfg.target_mac,
-				sizeof(cfg.target_mac), 0))
-		return TC_ACT_SHOT;
-	return bpf_redirect(cfg.target_ifindex, 0);
-}
-
-SEC("tc")
-int tse_redirect_target(struct __sk_buff *skb)
-{
-	return redirect_target(skb);
-}
-
-SEC("tcx/egress")
-int tse_redirect_target_tcx(struct __sk_buff *skb)
-{
-	return redirect_target(skb);
 }
 
 /*
@@ -569,10 +546,7 @@ int tse_split_odd(struct __sk_buff *skb)
 	if (count(skb, TSE_HOOK_IN, &pkt) != TSE_KIND_UDP ||
 	    pkt.flow != TSE_FLOW_REDIRECTED || !(pkt.seq & 1))
 		return TC_ACT_UNSPEC;
-	if (bpf_skb_store_bytes(skb, 0, (const void *)cfg.target_mac,
-				sizeof(cfg.target_mac), 0))
-		return TC_ACT_SHOT;
-	return bpf_redirect(cfg.target_ifindex, 0);
+	return redirect_to_target(skb);
 }
 
 /* Redirected packets inside ifb now, and the most there were at once. */

@@ -537,13 +537,13 @@ static int count_at_target(struct tse_test *t)
 
 static int setup_bpf_redirect_to_veth(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_redirect_target, 1) ?:
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_redirect_plain, 1) ?:
 	       count_at_target(t);
 }
 
 static int setup_tcx_redirect_to_veth(struct tse_test *t)
 {
-	return tse_attach_tcx(t, TSE_VA, t->net.skel->progs.tse_redirect_target_tcx) ?:
+	return tse_attach_tcx(t, TSE_VA, t->net.skel->progs.tse_redirect_plain_tcx) ?:
 	       count_at_target(t);
 }
 
