@@ -391,17 +391,23 @@ int tse_count_reinject(struct __sk_buff *skb)
  * breaker, and tells whether @skb is a test packet it sends on (1), one it
  * lets pass (0), or one the breaker stopped (-1); @kind says what it is.
  */
+static __always_inline int site_sends_packet(struct __sk_buff *skb, enum tse_kind *kind,
+					     struct tse_packet *pkt)
+{
+	*kind = count(skb, TSE_HOOK_REDIRECT, pkt);
+	if (*kind != TSE_KIND_UDP)
+		return 0;
+	if (cfg.breaker == TSE_HOOK_REDIRECT &&
+	    break_loop(skb, *kind, pkt) == TC_ACT_SHOT)
+		return -1;
+	return pkt->flow == TSE_FLOW_REDIRECTED || cfg.redirect_both;
+}
+
 static __always_inline int site_sends(struct __sk_buff *skb, enum tse_kind *kind)
 {
 	struct tse_packet pkt;
 
-	*kind = count(skb, TSE_HOOK_REDIRECT, &pkt);
-	if (*kind != TSE_KIND_UDP)
-		return 0;
-	if (cfg.breaker == TSE_HOOK_REDIRECT &&
-	    break_loop(skb, *kind, &pkt) == TC_ACT_SHOT)
-		return -1;
-	return pkt.flow == TSE_FLOW_REDIRECTED || cfg.redirect_both;
+	return site_sends_packet(skb, kind, &pkt);
 }
 
 /* TC_ACT_REDIRECT and TCX_REDIRECT are the same value, so are the "next"s. */
@@ -492,6 +498,38 @@ SEC("tcx/egress")
 int tse_redirect_plain_tcx(struct __sk_buff *skb)
 {
 	return redirect_plain(skb);
+}
+
+/*
+ * The grid's rows that hand the packet back to its own device, as a
+ * program that strips a header and resubmits does (John Fastabend's case):
+ * on its first run for the packet (its run counter says which), then it
+ * lets the resubmitted packet pass. No ifb is on the way, so the program
+ * must see the packet twice on every kernel.
+ */
+static __always_inline int resubmit_own(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+	enum tse_kind kind;
+	int sends = site_sends_packet(skb, &kind, &pkt);
+
+	if (sends < 0)
+		return TC_ACT_SHOT;
+	if (sends && *seen(TSE_HOOK_REDIRECT, &pkt) == 1)
+		return bpf_redirect(skb->ifindex, 0);
+	return TC_ACT_UNSPEC;
+}
+
+SEC("tc")
+int tse_resubmit_own(struct __sk_buff *skb)
+{
+	return resubmit_own(skb);
+}
+
+SEC("tcx/egress")
+int tse_resubmit_own_tcx(struct __sk_buff *skb)
+{
+	return resubmit_own(skb);
 }
 
 /*

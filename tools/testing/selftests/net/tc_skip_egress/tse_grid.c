@@ -64,6 +64,15 @@ static bool plain_target(const struct tse_point *p)
 	return p->sends == TSE_SENDS_PLAIN;
 }
 
+/*
+ * The site's program hands the packet back to its own device once, then
+ * lets it pass: no ifb is on its way, and the program sees it twice.
+ */
+static bool own_device(const struct tse_point *p)
+{
+	return p->sends == TSE_SENDS_OWN;
+}
+
 static bool has_clsact(const struct tse_point *p)
 {
 	return p->site != TSE_SITE_TCX && p->site != TSE_SITE_ROOT;
@@ -97,6 +106,9 @@ static int unsupported(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
 
+	if (own_device(p) && (!bpf_site(p) || p->stages != TSE_STAGES_ONE))
+		return tse_skip(t, "%s: %s", "a redirect to its own device",
+				"only from a BPF program, with one stage (docs/grid.md)");
 	if (plain_target(p) && p->upper == TSE_UPPER_TUNNEL)
 		return tse_skip(t, "%s: %s", "a tunnel's packet to a plain device",
 				"no link-layer header: mirred sends it without one, bpf_redirect() drops it");
@@ -198,6 +210,8 @@ static struct bpf_program *bpf_site_program(struct tse_test *t, bool tcx)
 		return tcx ? progs->tse_clone_ifb_tcx : progs->tse_clone_ifb;
 	case TSE_SENDS_PLAIN:
 		return tcx ? progs->tse_redirect_plain_tcx : progs->tse_redirect_plain;
+	case TSE_SENDS_OWN:
+		return tcx ? progs->tse_resubmit_own_tcx : progs->tse_resubmit_own;
 	default:
 		return tcx ? progs->tse_redirect_ifb_tcx : progs->tse_redirect_ifb;
 	}
@@ -549,14 +563,46 @@ static struct tse_rule plain_rule(const struct tse_point *p, enum tse_obs o)
 	}
 }
 
+static const char *const own_twice =
+	"the program sees the packet it resubmitted: no ifb re-injected it, so no hook skips it";
+static const char *const own_root_once =
+	"the root qdisc classifies the resubmitted packet once";
+static const char *const own_no_ifb = "the packet goes back to its own device: nothing reaches ifb";
+
+/*
+ * What a row shows where the site hands the packet back to its own device:
+ * the site's hook twice, everything past it once, as @r says, and no ifb.
+ */
+static struct tse_rule own_rule(enum tse_obs o, struct tse_rule r)
+{
+	switch (o) {
+	case OBS_HOOK:
+	case OBS_CLSACT:
+	case OBS_AGG_SITE:
+	case OBS_AGG_CLSACT:
+		return (struct tse_rule){ 2, own_twice };
+	case OBS_ROOT:
+	case OBS_AGG_ROOT:
+		return (struct tse_rule){ 1, own_root_once };
+	case OBS_IFB_GATE:
+	case OBS_IFB_RX:
+	case OBS_IFB_DROPPED:
+		return (struct tse_rule){ 0, own_no_ifb };
+	default:
+		return r;
+	}
+}
+
 /* What a correct kernel shows @o in row @p, and why; -1 where it does not apply. */
 static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = ifb_rule(p, o);
 
-	if (plain_target(p) && r.value >= 0)
+	if (r.value < 0)
+		return r;
+	if (plain_target(p))
 		return plain_rule(p, o);
-	return r;
+	return own_device(p) ? own_rule(o, r) : r;
 }
 
 static const char *const stock_loops =
@@ -631,8 +677,8 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 	struct tse_rule r = correct_rule(p, o);
 	bool dropped = bpf_site(p);
 
-	/* Nothing passes ifb where the site sends to a plain device. */
-	if (r.value < 0 || plain_target(p))
+	/* Nothing passes ifb where the site sends to a plain device or its own. */
+	if (r.value < 0 || plain_target(p) || own_device(p))
 		return r;
 	if (o == OBS_AGG_SITE || o == OBS_AGG_ROOT || o == OBS_AGG_CLSACT)
 		return stock_rule(p, twin(o));
@@ -1076,6 +1122,9 @@ static struct tse_rule plain_iif_rule(struct tse_test *t, const struct field_hoo
 				  mirred_names_site };
 }
 
+static const char *const own_iif =
+	"a redirect to its own device leaves skb_iif 0: the fix sets it for ifb alone";
+
 /* ingress_ifindex, that is skb_iif, at @h after @runs runs there. */
 static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 				int runs, bool stock)
@@ -1092,6 +1141,8 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 		return (struct tse_rule){ 0, tunnel_scrub };
 	if (plain_target(p))
 		return plain_iif_rule(t, h);
+	if (own_device(p))
+		return (struct tse_rule){ 0, h->hook == site_hook(p) ? own_iif : sent_no_iif };
 	switch (p->stages) {
 	case TSE_STAGES_TWO:
 		return two_stage_iif_rule(t, h, runs, stock);
@@ -1210,6 +1261,24 @@ static struct tse_rule plain_mark_rule(const struct tse_point *p, const struct f
 			      (struct tse_rule){ 1, site_breaker_once };
 }
 
+static const char *const own_first_pass =
+	"the site's program, the loop breaker here, counted the packet's first pass";
+static const char *const own_both_passes =
+	"the site's program, the loop breaker here, counted both of the packet's passes";
+
+/*
+ * skb->mark where the site hands the packet back to its own device: in
+ * solo rows its program breaks loops, and counts each of the two passes.
+ */
+static struct tse_rule own_mark_rule(const struct tse_point *p, const struct field_hook *h)
+{
+	if (!p->solo)
+		return (struct tse_rule){ 0, no_breaker };
+	if (h->hook == site_hook(p))
+		return (struct tse_rule){ 1, own_first_pass };
+	return (struct tse_rule){ 2, own_both_passes };
+}
+
 /*
  * skb->mark at @h: the loop breaker's count of the packet's passes
  * (break_loop()), read before the breaker at @h counts.
@@ -1219,6 +1288,8 @@ static struct tse_rule mark_rule(const struct tse_point *p, const struct field_h
 {
 	if (plain_target(p))
 		return plain_mark_rule(p, h);
+	if (own_device(p) && h->hook != TSE_HOOK_PEER && h->hook != TSE_HOOK_MIRROR)
+		return own_mark_rule(p, h);
 	switch (h->hook) {
 	case TSE_HOOK_PEER:
 	case TSE_HOOK_MIRROR:

@@ -144,6 +144,7 @@ enum tse_sends {
 	TSE_SENDS_PACKET,	/* the packet to ifb: mirred redirect, bpf_redirect() */
 	TSE_SENDS_COPY,		/* a copy to ifb: mirred mirror, bpf_clone_redirect() */
 	TSE_SENDS_PLAIN,	/* the packet to a plain device, va2, whose egress counts */
+	TSE_SENDS_OWN,		/* the packet back to its own device, once (BPF sites) */
 };
 
 /* The ifbs a packet passes on its way out of the device. */

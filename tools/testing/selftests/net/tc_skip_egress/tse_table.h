@@ -73,6 +73,11 @@ TSE_GRID(egress_bpf_redirect_to_veth_bond_solo, CLSACT_BPF, PLAIN, ONE, BOND, tr
 TSE_GRID(egress_tcx_redirect_to_veth_vlan_two_ifb, TCX, PLAIN, TWO, VLAN, false, false)
 TSE_GRID(root_qdisc_mirred_to_veth_macvlan_solo, ROOT, PLAIN, ONE, MACVLAN, true, false)
 TSE_GRID(root_qdisc_mirred_with_clsact_to_veth, ROOT_CLSACT, PLAIN, ONE, NONE, false, false)
+TSE_GRID(egress_bpf_resubmit, CLSACT_BPF, OWN, ONE, NONE, false, false)
+TSE_GRID(egress_tcx_resubmit_vlan_solo, TCX, OWN, ONE, VLAN, true, false)
+TSE_GRID(egress_bpf_resubmit_macvlan_solo_aggregate, CLSACT_BPF, OWN, ONE, MACVLAN, true, true)
+TSE_GRID(egress_tcx_resubmit_bond_aggregate, TCX, OWN, ONE, BOND, false, true)
+TSE_GRID(egress_bpf_resubmit_bridge_solo, CLSACT_BPF, OWN, ONE, BRIDGE, true, false)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,
