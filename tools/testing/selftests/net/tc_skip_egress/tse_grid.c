@@ -106,9 +106,9 @@ static int unsupported(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
 
-	if (own_device(p) && (!bpf_site(p) || p->stages != TSE_STAGES_ONE))
-		return tse_skip(t, "%s: %s", "a redirect to its own device",
-				"only from a BPF program, with one stage (docs/grid.md)");
+	if (own_device(p) && !bpf_site(p))
+		return tse_skip(t, "%s: %s", "mirred to its own device",
+				"it meets its own filter again until the nesting limit drops it");
 	if (plain_target(p) && p->upper == TSE_UPPER_TUNNEL)
 		return tse_skip(t, "%s: %s", "a tunnel's packet to a plain device",
 				"no link-layer header: mirred sends it without one, bpf_redirect() drops it");
@@ -568,12 +568,16 @@ static const char *const own_twice =
 static const char *const own_root_once =
 	"the root qdisc classifies the resubmitted packet once";
 static const char *const own_no_ifb = "the packet goes back to its own device: nothing reaches ifb";
+static const char *const own_from_below =
+	"each packet enters ifb once, from va below: the site sends it back to its own device";
 
 /*
  * What a row shows where the site hands the packet back to its own device:
- * the site's hook twice, everything past it once, as @r says, and no ifb.
+ * the site's hook twice, the root qdisc once (twice with a second stage),
+ * ifb only what va below sends it, everything else as @r says.
  */
-static struct tse_rule own_rule(enum tse_obs o, struct tse_rule r)
+static struct tse_rule own_rule(const struct tse_point *p, enum tse_obs o,
+				struct tse_rule r)
 {
 	switch (o) {
 	case OBS_HOOK:
@@ -583,9 +587,12 @@ static struct tse_rule own_rule(enum tse_obs o, struct tse_rule r)
 		return (struct tse_rule){ 2, own_twice };
 	case OBS_ROOT:
 	case OBS_AGG_ROOT:
-		return (struct tse_rule){ 1, own_root_once };
+		return two_stages(p) ? r : (struct tse_rule){ 1, own_root_once };
 	case OBS_IFB_GATE:
 	case OBS_IFB_RX:
+		if (lower_stage(p))
+			return (struct tse_rule){ 1, own_from_below };
+		return (struct tse_rule){ 0, own_no_ifb };
 	case OBS_IFB_DROPPED:
 		return (struct tse_rule){ 0, own_no_ifb };
 	default:
@@ -602,7 +609,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 		return r;
 	if (plain_target(p))
 		return plain_rule(p, o);
-	return own_device(p) ? own_rule(o, r) : r;
+	return own_device(p) ? own_rule(p, o, r) : r;
 }
 
 static const char *const stock_loops =
@@ -666,6 +673,30 @@ static struct tse_rule stock_clone_rule(const struct tse_point *p, enum tse_obs 
 	}
 }
 
+static const char *const stock_own_again =
+	"stock: the hook classifies again what the second ifb returns, a third run";
+
+/*
+ * Stock, the packet back to its own device: nothing passes the site's ifb,
+ * but with a second stage the hook sees what ifb_in returns. Its program
+ * lets it pass, and the root filter's action takes ifb_in's mark: no loop.
+ */
+static struct tse_rule own_stock_rule(const struct tse_point *p, enum tse_obs o,
+				      struct tse_rule r)
+{
+	switch (o) {
+	case OBS_HOOK:
+	case OBS_CLSACT:
+	case OBS_AGG_SITE:
+	case OBS_AGG_CLSACT:
+		if (two_stages(p))
+			return (struct tse_rule){ 3, stock_own_again };
+		return r;
+	default:
+		return r;
+	}
+}
+
 /*
  * Where stock differs: every other rule of a correct kernel holds on it.
  * No packet of a copy row comes back from ifb: stock is the correct kernel,
@@ -677,9 +708,11 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 	struct tse_rule r = correct_rule(p, o);
 	bool dropped = bpf_site(p);
 
-	/* Nothing passes ifb where the site sends to a plain device or its own. */
-	if (r.value < 0 || plain_target(p) || own_device(p))
+	/* Nothing passes ifb where the site sends to a plain device. */
+	if (r.value < 0 || plain_target(p))
 		return r;
+	if (own_device(p))
+		return own_stock_rule(p, o, r);
 	if (o == OBS_AGG_SITE || o == OBS_AGG_ROOT || o == OBS_AGG_CLSACT)
 		return stock_rule(p, twin(o));
 	if (two_stages(p) && !dropped)
@@ -1125,6 +1158,35 @@ static struct tse_rule plain_iif_rule(struct tse_test *t, const struct field_hoo
 static const char *const own_iif =
 	"a redirect to its own device leaves skb_iif 0: the fix sets it for ifb alone";
 
+/*
+ * skb_iif where the site hands the packet back to its own device: 0 until
+ * an ifb stage re-injects it (ifb_in after the root qdisc, ifb below).
+ */
+static struct tse_rule own_iif_rule(struct tse_test *t, const struct field_hook *h, int runs)
+{
+	const struct tse_point *p = &t->s->point;
+	int ifb_in = t->net.ifindex[TSE_IFB_IN];
+
+	switch (h->hook) {
+	case TSE_HOOK_IFB_IN:
+		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
+					  second_home };
+	case TSE_HOOK_IFB:
+		return (struct tse_rule){ t->net.ifindex[TSE_VA], lower_home };
+	case TSE_HOOK_REINJECT:
+	case TSE_HOOK_LOWER:
+		if (two_stages(p))
+			return (struct tse_rule){ ifb_in, ifb2_home };
+		if (lower_stage(p) && h->hook == TSE_HOOK_LOWER)
+			return (struct tse_rule){ t->net.ifindex[TSE_IFB], ifb_home };
+		return (struct tse_rule){ 0, sent_no_iif };
+	default:	/* the site's hook */
+		if (runs > 2)
+			return (struct tse_rule){ ifb_in, stock_again_iif2 };
+		return (struct tse_rule){ 0, own_iif };
+	}
+}
+
 /* ingress_ifindex, that is skb_iif, at @h after @runs runs there. */
 static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 				int runs, bool stock)
@@ -1142,7 +1204,7 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 	if (plain_target(p))
 		return plain_iif_rule(t, h);
 	if (own_device(p))
-		return (struct tse_rule){ 0, h->hook == site_hook(p) ? own_iif : sent_no_iif };
+		return own_iif_rule(t, h, runs);
 	switch (p->stages) {
 	case TSE_STAGES_TWO:
 		return two_stage_iif_rule(t, h, runs, stock);
@@ -1261,22 +1323,31 @@ static struct tse_rule plain_mark_rule(const struct tse_point *p, const struct f
 			      (struct tse_rule){ 1, site_breaker_once };
 }
 
-static const char *const own_first_pass =
-	"the site's program, the loop breaker here, counted the packet's first pass";
-static const char *const own_both_passes =
-	"the site's program, the loop breaker here, counted both of the packet's passes";
+static const char *const own_passes =
+	"the site's program, the loop breaker here, counted each of its runs before this read";
+static const char *const own_gate_counted =
+	"the gate of the ifb the packet passed counted it once; the site's program breaks no loop";
 
 /*
- * skb->mark where the site hands the packet back to its own device: in
- * solo rows its program breaks loops, and counts each of the two passes.
+ * skb->mark where the site hands the packet back to its own device. In
+ * solo rows its program breaks loops and counts each of its @site_runs
+ * runs (its own last read comes before its last count); elsewhere the
+ * gate of the ifb stage the packet passed, if any, counted it once.
  */
-static struct tse_rule own_mark_rule(const struct tse_point *p, const struct field_hook *h)
+static struct tse_rule own_mark_rule(const struct tse_point *p, const struct field_hook *h,
+				     int site_runs)
 {
-	if (!p->solo)
-		return (struct tse_rule){ 0, no_breaker };
-	if (h->hook == site_hook(p))
-		return (struct tse_rule){ 1, own_first_pass };
-	return (struct tse_rule){ 2, own_both_passes };
+	bool site = h->hook == site_hook(p);
+
+	if (h->hook == TSE_HOOK_IFB || h->hook == TSE_HOOK_IFB_IN)
+		return (struct tse_rule){ 0, gate_mark };
+	if (p->solo)
+		return (struct tse_rule){ site_runs - site, own_passes };
+	if (two_stages(p) && (!site || site_runs > 2))
+		return (struct tse_rule){ 1, own_gate_counted };
+	if (lower_stage(p) && h->hook == TSE_HOOK_LOWER)
+		return (struct tse_rule){ 1, own_gate_counted };
+	return (struct tse_rule){ 0, no_breaker };
 }
 
 /*
@@ -1289,7 +1360,8 @@ static struct tse_rule mark_rule(const struct tse_point *p, const struct field_h
 	if (plain_target(p))
 		return plain_mark_rule(p, h);
 	if (own_device(p) && h->hook != TSE_HOOK_PEER && h->hook != TSE_HOOK_MIRROR)
-		return own_mark_rule(p, h);
+		return own_mark_rule(p, h, (stock ? stock_rule(p, OBS_HOOK) :
+					       correct_rule(p, OBS_HOOK)).value);
 	switch (h->hook) {
 	case TSE_HOOK_PEER:
 	case TSE_HOOK_MIRROR:

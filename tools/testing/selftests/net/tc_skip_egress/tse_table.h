@@ -78,6 +78,11 @@ TSE_GRID(egress_tcx_resubmit_vlan_solo, TCX, OWN, ONE, VLAN, true, false)
 TSE_GRID(egress_bpf_resubmit_macvlan_solo_aggregate, CLSACT_BPF, OWN, ONE, MACVLAN, true, true)
 TSE_GRID(egress_tcx_resubmit_bond_aggregate, TCX, OWN, ONE, BOND, false, true)
 TSE_GRID(egress_bpf_resubmit_bridge_solo, CLSACT_BPF, OWN, ONE, BRIDGE, true, false)
+TSE_GRID(egress_bpf_resubmit_two_ifb_aggregate, CLSACT_BPF, OWN, TWO, NONE, false, true)
+TSE_GRID(egress_tcx_resubmit_bridge_two_ifb_solo, TCX, OWN, TWO, BRIDGE, true, false)
+TSE_GRID(egress_bpf_resubmit_vlan_lower_too_aggregate, CLSACT_BPF, OWN, LOWER, VLAN,
+	 false, true)
+TSE_GRID(egress_tcx_resubmit_macvlan_lower_too_solo, TCX, OWN, LOWER, MACVLAN, true, false)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,
