@@ -571,6 +571,12 @@ static const char *const own_no_ifb = "the packet goes back to its own device: n
 static const char *const own_from_below =
 	"each packet enters ifb once, from va below: the site sends it back to its own device";
 
+/* @o counts the runs of a site's egress hook: the first device's or va2's. */
+static bool counts_site_hook(enum tse_obs o)
+{
+	return o == OBS_HOOK || o == OBS_CLSACT || o == OBS_AGG_SITE || o == OBS_AGG_CLSACT;
+}
+
 /*
  * What a row shows where the site hands the packet back to its own device:
  * the site's hook twice, the root qdisc once (twice with a second stage),
@@ -579,12 +585,9 @@ static const char *const own_from_below =
 static struct tse_rule own_rule(const struct tse_point *p, enum tse_obs o,
 				struct tse_rule r)
 {
-	switch (o) {
-	case OBS_HOOK:
-	case OBS_CLSACT:
-	case OBS_AGG_SITE:
-	case OBS_AGG_CLSACT:
+	if (counts_site_hook(o))
 		return (struct tse_rule){ 2, own_twice };
+	switch (o) {
 	case OBS_ROOT:
 	case OBS_AGG_ROOT:
 		return two_stages(p) ? r : (struct tse_rule){ 1, own_root_once };
@@ -684,17 +687,9 @@ static const char *const stock_own_again =
 static struct tse_rule own_stock_rule(const struct tse_point *p, enum tse_obs o,
 				      struct tse_rule r)
 {
-	switch (o) {
-	case OBS_HOOK:
-	case OBS_CLSACT:
-	case OBS_AGG_SITE:
-	case OBS_AGG_CLSACT:
-		if (two_stages(p))
-			return (struct tse_rule){ 3, stock_own_again };
-		return r;
-	default:
-		return r;
-	}
+	if (counts_site_hook(o) && two_stages(p))
+		return (struct tse_rule){ 3, stock_own_again };
+	return r;
 }
 
 /*
