@@ -73,6 +73,15 @@ static bool own_device(const struct tse_point *p)
 	return p->sends == TSE_SENDS_OWN;
 }
 
+/*
+ * The sender forwards the packets from the origin: they arrive with an
+ * input device, vi, where a packet sent from the host has none.
+ */
+static bool forwarded(const struct tse_point *p)
+{
+	return p->source == TSE_SOURCE_FORWARDED;
+}
+
 static bool has_clsact(const struct tse_point *p)
 {
 	return p->site != TSE_SITE_TCX && p->site != TSE_SITE_ROOT;
@@ -364,6 +373,7 @@ enum tse_obs {
 	OBS_AGG_DELIVERED,
 	OBS_TARGET,
 	OBS_TARGET_RX,
+	OBS_BACK,
 	OBS_COUNT,
 };
 
@@ -407,16 +417,28 @@ static const char *const enters_per_device =
 	"each packet enters ifb once from each device that redirects it: the upper one and va";
 static const char *const flooded_once =
 	"the bridge floods each packet it sends to both its ports once, after ifb";
+static const char *const by_route =
+	"a forwarded packet leaves by the device its route names, never by its input device vi";
+static const char *const clone_back =
+	"ifb returns a bpf_clone_redirect() copy to the packet's own skb_iif, its input device vi";
 
 /* What a copy row shows where the packet's rows differ: ifb drops copies. */
 static struct tse_rule copy_rule(const struct tse_point *p, enum tse_obs o)
 {
 	switch (o) {
 	case OBS_IFB_DROPPED:
+		/* A forwarded packet's BPF copy has an input device to go back to. */
+		if (forwarded(p) && bpf_site(p))
+			return (struct tse_rule){ 0, clone_back };
 		/* A copy ifb keeps leaves the device beside the packet. */
 		return (struct tse_rule){ 1 + p->aggregate,
 					  bpf_site(p) ? clone_dropped : mirror_dropped,
 					  &tse_duplicated };
+	case OBS_BACK:
+		/* A copy that does not go back leaves the device beside the packet. */
+		if (!forwarded(p) || !bpf_site(p))
+			break;
+		return (struct tse_rule){ 1 + p->aggregate, clone_back, &tse_duplicated };
 	case OBS_ROOT:
 		if (two_stages(p))
 			break;
@@ -521,6 +543,8 @@ static struct tse_rule ifb_rule(const struct tse_point *p, enum tse_obs o)
 	case OBS_TARGET:
 	case OBS_TARGET_RX:
 		return (struct tse_rule){ plain_target(p) ? 1 : -1, delivered_once };
+	case OBS_BACK:
+		return (struct tse_rule){ forwarded(p) ? 0 : -1, by_route };
 	default:
 		return (struct tse_rule){ 1, delivered_once };
 	}
@@ -558,6 +582,8 @@ static struct tse_rule plain_rule(const struct tse_point *p, enum tse_obs o)
 	case OBS_TARGET_RX:
 	case OBS_DELIVERED:
 		return (struct tse_rule){ 1, plain_delivered };
+	case OBS_BACK:
+		return (struct tse_rule){ 0, by_route };
 	default:
 		return (struct tse_rule){ 0, plain_away };
 	}
@@ -692,6 +718,41 @@ static struct tse_rule own_stock_rule(const struct tse_point *p, enum tse_obs o,
 	return r;
 }
 
+static const char *const stock_back =
+	"stock: bpf_redirect() keeps skb_iif vi, the input device: ifb sends the packet back there";
+
+/*
+ * Stock, bpf_redirect() to ifb: a packet sent from this host has no
+ * skb_iif, and ifb drops it; a forwarded one has vi's, and ifb returns it
+ * there, as if it had come in by vi. Neither comes back to the device.
+ */
+static struct tse_rule stock_bpf_rule(const struct tse_point *p, enum tse_obs o,
+				      struct tse_rule r)
+{
+	const char *why = forwarded(p) ? stock_back : stock_iif;
+	int lost = 1 + p->aggregate;
+
+	switch (o) {
+	case OBS_IFB_GATE:
+	case OBS_IFB_RX:
+		/* What ifb dropped or sent back never reached va's redirect. */
+		if (lower_stage(p))
+			return (struct tse_rule){ o == OBS_IFB_RX ? lost : 1, why };
+		return r;
+	case OBS_HOOK:
+	case OBS_CLSACT:
+	case OBS_LOOPED:
+	case OBS_DEFAULT_CLASS:
+		return r;
+	case OBS_IFB_DROPPED:
+		return forwarded(p) ? r : (struct tse_rule){ lost, why };
+	case OBS_BACK:
+		return (struct tse_rule){ lost, why };
+	default:
+		return (struct tse_rule){ 0, why };
+	}
+}
+
 /*
  * Where stock differs: every other rule of a correct kernel holds on it.
  * No packet of a copy row comes back from ifb: stock is the correct kernel,
@@ -716,26 +777,8 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 		return stock_clone_rule(p, o, r);
 	if (copies(p))
 		return r;
-	if (dropped) {
-		switch (o) {
-		case OBS_IFB_GATE:
-		case OBS_IFB_RX:
-			/* What ifb dropped never reached va's redirect. */
-			if (lower_stage(p))
-				return (struct tse_rule){ o == OBS_IFB_RX ? 1 + p->aggregate : 1,
-							  stock_iif };
-			return r;
-		case OBS_HOOK:
-		case OBS_CLSACT:
-		case OBS_LOOPED:
-		case OBS_DEFAULT_CLASS:
-			return r;
-		case OBS_IFB_DROPPED:
-			return (struct tse_rule){ 1 + p->aggregate, stock_iif };
-		default:
-			return (struct tse_rule){ 0, stock_iif };
-		}
-	}
+	if (dropped)
+		return stock_bpf_rule(p, o, r);
 	if (o == OBS_HOOK || o == OBS_CLSACT)
 		return (struct tse_rule){ 2, stock_twice };
 	return r;
@@ -808,6 +851,8 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			 &tse_reclassified, &tse_skipped },
 	[OBS_TARGET_RX] = { "target-rx", "packets vb2 received (veth rx_packets), fences aside",
 			    &tse_duplicated, &tse_not_redirected },
+	[OBS_BACK] = { "back", "packets the sender sent back out of its input device vi (tx)",
+		       &tse_wrong_device, &tse_not_delivered },
 };
 
 /* A failure that shows what stock shows says stock's rule. */
@@ -1020,6 +1065,22 @@ static const char *const no_breaker =
 
 #define TSE_VLAN_ID	10
 
+static const char *const arrived_by_vi =
+	"a forwarded packet's skb_iif is the device it arrived on, vi, until a redirect sets it";
+static const char *const clone_keeps_vi =
+	"bpf_clone_redirect() leaves the copy the packet's skb_iif: vi, where it arrived";
+
+/*
+ * skb_iif as the packet reaches the site, and as nothing on its way sets
+ * it: none, for @local's reason, or vi, where a forwarded packet arrived.
+ */
+static struct tse_rule arrival_iif(struct tse_test *t, const char *local, const char *fwd)
+{
+	if (!forwarded(&t->s->point))
+		return (struct tse_rule){ 0, local };
+	return (struct tse_rule){ t->net.ifindex[TSE_VI], fwd };
+}
+
 /* The hooks of row @p whose programs keep fields; returns how many. */
 static int field_hooks(struct tse_test *t, struct field_hook *h)
 {
@@ -1062,14 +1123,14 @@ static struct tse_rule copy_iif_rule(struct tse_test *t, const struct field_hook
 	switch (h->hook) {
 	case TSE_HOOK_IFB:
 		if (bpf_site(p))
-			return (struct tse_rule){ 0, clone_iif };
+			return arrival_iif(t, clone_iif, clone_keeps_vi);
 		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
 					  mirror_iif };
 	case TSE_HOOK_LOWER:
 	case TSE_HOOK_REINJECT:
-		return (struct tse_rule){ 0, original_iif };
+		return arrival_iif(t, original_iif, arrived_by_vi);
 	default:
-		return (struct tse_rule){ 0, sent_here };
+		return arrival_iif(t, sent_here, arrived_by_vi);
 	}
 }
 
@@ -1084,7 +1145,7 @@ static struct tse_rule one_stage_iif_rule(struct tse_test *t, const struct field
 	switch (h->hook) {
 	case TSE_HOOK_IFB:
 		if (stock && !root_site(p) && p->site != TSE_SITE_CLSACT_MIRRED)
-			return (struct tse_rule){ 0, stock_iif };
+			return arrival_iif(t, stock_iif, stock_back);
 		return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
 					  redirect_home };
 	case TSE_HOOK_REINJECT:
@@ -1093,7 +1154,7 @@ static struct tse_rule one_stage_iif_rule(struct tse_test *t, const struct field
 	default:
 		if (runs > 1)
 			return (struct tse_rule){ t->net.ifindex[TSE_IFB], stock_again_iif };
-		return (struct tse_rule){ 0, sent_here };
+		return arrival_iif(t, sent_here, arrived_by_vi);
 	}
 }
 
@@ -1143,9 +1204,9 @@ static struct tse_rule lower_iif_rule(struct tse_test *t, const struct field_hoo
 static struct tse_rule plain_iif_rule(struct tse_test *t, const struct field_hook *h)
 {
 	if (h->hook != TSE_HOOK_TARGET)
-		return (struct tse_rule){ 0, sent_no_iif };
+		return arrival_iif(t, sent_no_iif, arrived_by_vi);
 	if (bpf_site(&t->s->point))
-		return (struct tse_rule){ 0, redirect_keeps_iif };
+		return arrival_iif(t, redirect_keeps_iif, arrived_by_vi);
 	return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
 				  mirred_names_site };
 }
@@ -1174,11 +1235,11 @@ static struct tse_rule own_iif_rule(struct tse_test *t, const struct field_hook 
 			return (struct tse_rule){ ifb_in, ifb2_home };
 		if (lower_stage(p) && h->hook == TSE_HOOK_LOWER)
 			return (struct tse_rule){ t->net.ifindex[TSE_IFB], ifb_home };
-		return (struct tse_rule){ 0, sent_no_iif };
+		return arrival_iif(t, sent_no_iif, arrived_by_vi);
 	default:	/* the site's hook */
 		if (runs > 2)
 			return (struct tse_rule){ ifb_in, stock_again_iif2 };
-		return (struct tse_rule){ 0, own_iif };
+		return arrival_iif(t, own_iif, arrived_by_vi);
 	}
 }
 
@@ -1465,9 +1526,10 @@ static void observe_all_fields(struct tse_test *t)
 }
 
 /*
- * The outcomes that end a packet's way come first (a loop, a drop in ifb):
- * they explain every count after them. Then the hooks in the order the
- * packet meets them, then what arrived.
+ * The outcomes that end a packet's way come first (a loop, a drop in ifb,
+ * the way back out of the input device): they explain every count after
+ * them. Then the hooks in the order the packet meets them, then what
+ * arrived.
  */
 void tse_grid_judge(struct tse_test *t)
 {
@@ -1481,6 +1543,8 @@ void tse_grid_judge(struct tse_test *t)
 	/* ifb drops the fence's copy too, where u32 mirrors it. */
 	observe(t, OBS_IFB_DROPPED, NULL, (long long)tse_moved(t, TSE_IFB).dropped -
 		(copies(p) ? site_fences(t) : 0));
+	/* No program copies a fence: the one thing vi may send is a test packet. */
+	observe(t, OBS_BACK, NULL, (long long)tse_moved(t, TSE_VI).tx);
 	if (p->site != TSE_SITE_ROOT)
 		observe(t, OBS_HOOK, tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED), 0);
 	if (has_clsact(p))

@@ -23,9 +23,9 @@
  *   shape           the network a row runs on (struct tse_shape)
  *   grid            the rows made of one value of each axis (their point):
  *                   the site where the redirect to ifb sits, what it sends
- *                   there (the packet or a copy), the device it sits on,
- *                   solo, aggregate (docs/grid.md); the other rows are
- *                   hand-written
+ *                   and where, the ifb stages, the device it sits on, where
+ *                   the packets come from, solo, aggregate (docs/grid.md);
+ *                   the other rows are hand-written
  *   check           an observation compared with what a correct kernel
  *                   gives; a failed one gives a diagnosis word (struct
  *                   tse_meaning) and names its oracle, or observer
@@ -64,11 +64,15 @@
 #define TSE_TCP_PORT	4010	/* TCP port of the stream */
 #define TSE_STREAM_BYTES (1024 * 1024)
 
-/* The namespaces: a router sits between sender and receiver when routed. */
+/*
+ * The namespaces: a router sits between sender and receiver when routed;
+ * where the sender forwards, the packets come from a host before it.
+ */
 enum tse_ns {
 	TSE_NS_SENDER,
 	TSE_NS_ROUTER,
 	TSE_NS_RECEIVER,
+	TSE_NS_ORIGIN,
 	TSE_NSS,
 };
 
@@ -87,6 +91,8 @@ enum tse_dev {
 	TSE_VA2,	/* a second sender veth: aggregate rows, a redirect target */
 	TSE_VB2,	/* its peer */
 	TSE_RB2,	/* a router's second output veth, vb2's peer */
+	TSE_VO,		/* the origin's veth, where forwarded packets come from */
+	TSE_VI,		/* its peer, the sender's input: it forwards what vo sends */
 	TSE_DEVS,
 };
 
@@ -154,11 +160,18 @@ enum tse_stages {
 	TSE_STAGES_LOWER,	/* and va's below the site's device, to the same ifb */
 };
 
+/* Where the packets the site meets come from. */
+enum tse_source {
+	TSE_SOURCE_LOCAL,	/* sent from the site's host: no input device */
+	TSE_SOURCE_FORWARDED,	/* forwarded from the origin, in by vi */
+};
+
 struct tse_point {
 	enum tse_site site;
 	enum tse_sends sends;
 	enum tse_stages stages;
 	enum tse_upper upper;	/* the device the redirect sits on */
+	enum tse_source source;
 	bool solo;		/* no egress hook on any other device */
 	bool aggregate;		/* a second device redirects to the same ifb */
 };
@@ -176,6 +189,7 @@ struct tse_shape {
 	bool target_has_vb_mac;	/* vb2 answers to vb's MAC (a redirect that cannot readdress) */
 	bool bare;		/* clsact only where the scenario adds one */
 	bool second_output;	/* routed: rb2 - vb2, for what ra's program sends */
+	bool forwarded;		/* the sender forwards what the origin sends it */
 };
 
 enum tse_traffic {

@@ -770,8 +770,9 @@ static void judge_resubmit(struct tse_test *t)
 #define TSE_F_UPPER_TUNNEL		TSE_F_TUNNEL
 #define TSE_F_UPPER_BRIDGE		TSE_F_BRIDGE
 
-#define TSE_GRID(n, site, sends, stages, dev, alone, agg)			\
+#define TSE_GRID(n, site, sends, stages, dev, source, alone, agg)		\
 	{ #n, { .upper = TSE_UPPER_##dev, .ifb_ns = TSE_NS_SENDER,		\
+		.forwarded = TSE_SOURCE_##source == TSE_SOURCE_FORWARDED,	\
 		.ifb_in = TSE_STAGES_##stages == TSE_STAGES_TWO,		\
 		.monitor = true, .tap = true, .aggregate = agg, .bare = true,	\
 		.target = TSE_SENDS_##sends == TSE_SENDS_PLAIN,			\
@@ -780,7 +781,7 @@ static void judge_resubmit(struct tse_test *t)
 	  TSE_F_UPPER_##dev, TSE_UDP,						\
 	  .copies = TSE_SENDS_##sends == TSE_SENDS_COPY,			\
 	  .point = { TSE_SITE_##site, TSE_SENDS_##sends, TSE_STAGES_##stages,	\
-		     TSE_UPPER_##dev, alone, agg },				\
+		     TSE_UPPER_##dev, TSE_SOURCE_##source, alone, agg },		\
 	  .prepare = tse_grid_prepare, .setup = tse_grid_setup,		\
 	  .judge = tse_grid_judge },
 #define TSE_ROW(n, ...)	{ #n, __VA_ARGS__ },

@@ -3,86 +3,103 @@
  * The scenarios, one a line, each run for IPv4 and IPv6 by both front ends
  * (docs/adding-a-scenario.md); the includer defines the two macros.
  *
- * TSE_GRID(name, site, sends, stages, device, solo, aggregate): a point
- * of the grid, named after its axes. The points cover every site on every
- * device, and every pair of values of any two axes (docs/grid.md says
- * which pairs cannot be).
+ * TSE_GRID(name, site, sends, stages, device, source, solo, aggregate): a
+ * point of the grid, named after its axes. The points cover every site on
+ * every device, and every pair of values of any two axes (docs/grid.md
+ * says which pairs cannot be).
  *
  * TSE_ROW(name, shape, features, traffic, ...): a hand-written row, its
  * setup and judge in tse_scenarios.c.
  */
-TSE_GRID(egress_mirred, CLSACT_MIRRED, PACKET, ONE, NONE, false, false)
-TSE_GRID(egress_mirred_vlan_solo, CLSACT_MIRRED, PACKET, ONE, VLAN, true, false)
-TSE_GRID(egress_mirred_macvlan_aggregate, CLSACT_MIRRED, PACKET, ONE, MACVLAN, false, true)
-TSE_GRID(egress_mirred_bond_solo, CLSACT_MIRRED, PACKET, ONE, BOND, true, false)
-TSE_GRID(egress_mirred_tunnel, CLSACT_MIRRED, PACKET, ONE, TUNNEL, false, false)
-TSE_GRID(egress_mirred_bridge, CLSACT_MIRRED, PACKET, ONE, BRIDGE, false, false)
-TSE_GRID(egress_bpf_redirect, CLSACT_BPF, PACKET, ONE, NONE, false, false)
-TSE_GRID(egress_bpf_redirect_vlan_solo_aggregate, CLSACT_BPF, PACKET, ONE, VLAN, true, true)
-TSE_GRID(egress_bpf_redirect_macvlan_solo, CLSACT_BPF, PACKET, ONE, MACVLAN, true, false)
-TSE_GRID(egress_bpf_redirect_bond, CLSACT_BPF, PACKET, ONE, BOND, false, false)
-TSE_GRID(egress_bpf_redirect_tunnel_solo, CLSACT_BPF, PACKET, ONE, TUNNEL, true, false)
-TSE_GRID(egress_bpf_redirect_bridge_solo, CLSACT_BPF, PACKET, ONE, BRIDGE, true, false)
-TSE_GRID(egress_tcx_redirect, TCX, PACKET, ONE, NONE, false, false)
-TSE_GRID(egress_tcx_redirect_vlan, TCX, PACKET, ONE, VLAN, false, false)
-TSE_GRID(egress_tcx_redirect_macvlan_solo, TCX, PACKET, ONE, MACVLAN, true, false)
-TSE_GRID(egress_tcx_redirect_bond_solo, TCX, PACKET, ONE, BOND, true, false)
-TSE_GRID(egress_tcx_redirect_tunnel_solo_aggregate, TCX, PACKET, ONE, TUNNEL, true, true)
-TSE_GRID(egress_tcx_redirect_bridge_aggregate, TCX, PACKET, ONE, BRIDGE, false, true)
-TSE_GRID(root_qdisc_mirred_solo, ROOT, PACKET, ONE, NONE, true, false)
-TSE_GRID(root_qdisc_mirred_solo_aggregate, ROOT, PACKET, ONE, NONE, true, true)
-TSE_GRID(root_qdisc_mirred_vlan_solo, ROOT, PACKET, ONE, VLAN, true, false)
-TSE_GRID(root_qdisc_mirred_macvlan, ROOT, PACKET, ONE, MACVLAN, false, false)
-TSE_GRID(root_qdisc_mirred_bond_solo, ROOT, PACKET, ONE, BOND, true, false)
-TSE_GRID(root_qdisc_mirred_tunnel_solo, ROOT, PACKET, ONE, TUNNEL, true, false)
-TSE_GRID(root_qdisc_mirred_bridge_solo_aggregate, ROOT, PACKET, ONE, BRIDGE, true, true)
-TSE_GRID(root_qdisc_mirred_with_clsact, ROOT_CLSACT, PACKET, ONE, NONE, false, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_vlan, ROOT_CLSACT, PACKET, ONE, VLAN, false, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_macvlan_solo, ROOT_CLSACT, PACKET, ONE, MACVLAN,
+TSE_GRID(egress_mirred, CLSACT_MIRRED, PACKET, ONE, NONE, LOCAL, false, false)
+TSE_GRID(egress_mirred_vlan_solo, CLSACT_MIRRED, PACKET, ONE, VLAN, LOCAL, true, false)
+TSE_GRID(egress_mirred_macvlan_aggregate, CLSACT_MIRRED, PACKET, ONE, MACVLAN, LOCAL, false, true)
+TSE_GRID(egress_mirred_bond_solo, CLSACT_MIRRED, PACKET, ONE, BOND, LOCAL, true, false)
+TSE_GRID(egress_mirred_tunnel, CLSACT_MIRRED, PACKET, ONE, TUNNEL, LOCAL, false, false)
+TSE_GRID(egress_mirred_bridge, CLSACT_MIRRED, PACKET, ONE, BRIDGE, LOCAL, false, false)
+TSE_GRID(egress_bpf_redirect, CLSACT_BPF, PACKET, ONE, NONE, LOCAL, false, false)
+TSE_GRID(egress_bpf_redirect_vlan_solo_aggregate, CLSACT_BPF, PACKET, ONE, VLAN, LOCAL, true, true)
+TSE_GRID(egress_bpf_redirect_macvlan_solo, CLSACT_BPF, PACKET, ONE, MACVLAN, LOCAL, true, false)
+TSE_GRID(egress_bpf_redirect_bond, CLSACT_BPF, PACKET, ONE, BOND, LOCAL, false, false)
+TSE_GRID(egress_bpf_redirect_tunnel_solo, CLSACT_BPF, PACKET, ONE, TUNNEL, LOCAL, true, false)
+TSE_GRID(egress_bpf_redirect_bridge_solo, CLSACT_BPF, PACKET, ONE, BRIDGE, LOCAL, true, false)
+TSE_GRID(egress_tcx_redirect, TCX, PACKET, ONE, NONE, LOCAL, false, false)
+TSE_GRID(egress_tcx_redirect_vlan, TCX, PACKET, ONE, VLAN, LOCAL, false, false)
+TSE_GRID(egress_tcx_redirect_macvlan_solo, TCX, PACKET, ONE, MACVLAN, LOCAL, true, false)
+TSE_GRID(egress_tcx_redirect_bond_solo, TCX, PACKET, ONE, BOND, LOCAL, true, false)
+TSE_GRID(egress_tcx_redirect_tunnel_solo_aggregate, TCX, PACKET, ONE, TUNNEL, LOCAL, true, true)
+TSE_GRID(egress_tcx_redirect_bridge_aggregate, TCX, PACKET, ONE, BRIDGE, LOCAL, false, true)
+TSE_GRID(root_qdisc_mirred_solo, ROOT, PACKET, ONE, NONE, LOCAL, true, false)
+TSE_GRID(root_qdisc_mirred_solo_aggregate, ROOT, PACKET, ONE, NONE, LOCAL, true, true)
+TSE_GRID(root_qdisc_mirred_vlan_solo, ROOT, PACKET, ONE, VLAN, LOCAL, true, false)
+TSE_GRID(root_qdisc_mirred_macvlan, ROOT, PACKET, ONE, MACVLAN, LOCAL, false, false)
+TSE_GRID(root_qdisc_mirred_bond_solo, ROOT, PACKET, ONE, BOND, LOCAL, true, false)
+TSE_GRID(root_qdisc_mirred_tunnel_solo, ROOT, PACKET, ONE, TUNNEL, LOCAL, true, false)
+TSE_GRID(root_qdisc_mirred_bridge_solo_aggregate, ROOT, PACKET, ONE, BRIDGE, LOCAL, true, true)
+TSE_GRID(root_qdisc_mirred_with_clsact, ROOT_CLSACT, PACKET, ONE, NONE, LOCAL, false, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_vlan, ROOT_CLSACT, PACKET, ONE, VLAN, LOCAL, false, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_macvlan_solo, ROOT_CLSACT, PACKET, ONE, MACVLAN, LOCAL,
 	 true, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_bond_solo_aggregate, ROOT_CLSACT, PACKET, ONE, BOND,
+TSE_GRID(root_qdisc_mirred_with_clsact_bond_solo_aggregate, ROOT_CLSACT, PACKET, ONE, BOND, LOCAL,
 	 true, true)
-TSE_GRID(root_qdisc_mirred_with_clsact_tunnel, ROOT_CLSACT, PACKET, ONE, TUNNEL, false, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_bridge_solo, ROOT_CLSACT, PACKET, ONE, BRIDGE,
-	 true, false)
-TSE_GRID(egress_mirror_tunnel, CLSACT_MIRRED, COPY, ONE, TUNNEL, false, false)
-TSE_GRID(egress_bpf_clone_solo_aggregate, CLSACT_BPF, COPY, ONE, NONE, true, true)
-TSE_GRID(egress_tcx_clone_vlan, TCX, COPY, ONE, VLAN, false, false)
-TSE_GRID(root_qdisc_mirror_macvlan_solo, ROOT, COPY, ONE, MACVLAN, true, false)
-TSE_GRID(root_qdisc_mirror_with_clsact_bond_aggregate, ROOT_CLSACT, COPY, ONE, BOND, false, true)
-TSE_GRID(egress_mirror_bridge_solo, CLSACT_MIRRED, COPY, ONE, BRIDGE, true, false)
-TSE_GRID(egress_mirred_two_ifb, CLSACT_MIRRED, PACKET, TWO, NONE, false, false)
-TSE_GRID(egress_bpf_redirect_vlan_two_ifb_solo, CLSACT_BPF, PACKET, TWO, VLAN, true, false)
-TSE_GRID(egress_tcx_redirect_macvlan_two_ifb_aggregate, TCX, PACKET, TWO, MACVLAN, false, true)
-TSE_GRID(egress_mirror_bond_two_ifb_solo_aggregate, CLSACT_MIRRED, COPY, TWO, BOND, true, true)
-TSE_GRID(egress_mirred_tunnel_two_ifb_solo, CLSACT_MIRRED, PACKET, TWO, TUNNEL, true, false)
-TSE_GRID(egress_bpf_clone_bridge_two_ifb_aggregate, CLSACT_BPF, COPY, TWO, BRIDGE, false, true)
-TSE_GRID(egress_tcx_clone_two_ifb_solo, TCX, COPY, TWO, NONE, true, false)
-TSE_GRID(egress_mirred_vlan_lower_too, CLSACT_MIRRED, PACKET, LOWER, VLAN, false, false)
-TSE_GRID(egress_bpf_redirect_macvlan_lower_too_solo, CLSACT_BPF, PACKET, LOWER, MACVLAN,
-	 true, false)
-TSE_GRID(egress_tcx_clone_bond_lower_too_aggregate, TCX, COPY, LOWER, BOND, false, true)
-TSE_GRID(root_qdisc_mirred_bridge_lower_too_solo_aggregate, ROOT, PACKET, LOWER, BRIDGE,
-	 true, true)
-TSE_GRID(root_qdisc_mirred_macvlan_lower_too, ROOT, PACKET, LOWER, MACVLAN, false, false)
-TSE_GRID(root_qdisc_mirror_with_clsact_vlan_lower_too_solo, ROOT_CLSACT, COPY, LOWER, VLAN,
-	 true, false)
-TSE_GRID(egress_mirred_to_veth_bridge_lower_too, CLSACT_MIRRED, PLAIN, LOWER, BRIDGE,
+TSE_GRID(root_qdisc_mirred_with_clsact_tunnel, ROOT_CLSACT, PACKET, ONE, TUNNEL, LOCAL,
 	 false, false)
-TSE_GRID(egress_bpf_redirect_to_veth_bond_solo, CLSACT_BPF, PLAIN, ONE, BOND, true, false)
-TSE_GRID(egress_tcx_redirect_to_veth_vlan_two_ifb, TCX, PLAIN, TWO, VLAN, false, false)
-TSE_GRID(root_qdisc_mirred_to_veth_macvlan_solo, ROOT, PLAIN, ONE, MACVLAN, true, false)
-TSE_GRID(root_qdisc_mirred_with_clsact_to_veth, ROOT_CLSACT, PLAIN, ONE, NONE, false, false)
-TSE_GRID(egress_bpf_resubmit, CLSACT_BPF, OWN, ONE, NONE, false, false)
-TSE_GRID(egress_tcx_resubmit_vlan_solo, TCX, OWN, ONE, VLAN, true, false)
-TSE_GRID(egress_bpf_resubmit_macvlan_solo_aggregate, CLSACT_BPF, OWN, ONE, MACVLAN, true, true)
-TSE_GRID(egress_tcx_resubmit_bond_aggregate, TCX, OWN, ONE, BOND, false, true)
-TSE_GRID(egress_bpf_resubmit_bridge_solo, CLSACT_BPF, OWN, ONE, BRIDGE, true, false)
-TSE_GRID(egress_bpf_resubmit_two_ifb_aggregate, CLSACT_BPF, OWN, TWO, NONE, false, true)
-TSE_GRID(egress_tcx_resubmit_bridge_two_ifb_solo, TCX, OWN, TWO, BRIDGE, true, false)
-TSE_GRID(egress_bpf_resubmit_vlan_lower_too_aggregate, CLSACT_BPF, OWN, LOWER, VLAN,
+TSE_GRID(root_qdisc_mirred_with_clsact_bridge_solo, ROOT_CLSACT, PACKET, ONE, BRIDGE, LOCAL,
+	 true, false)
+TSE_GRID(egress_mirror_tunnel, CLSACT_MIRRED, COPY, ONE, TUNNEL, LOCAL, false, false)
+TSE_GRID(egress_bpf_clone_solo_aggregate, CLSACT_BPF, COPY, ONE, NONE, LOCAL, true, true)
+TSE_GRID(egress_tcx_clone_vlan, TCX, COPY, ONE, VLAN, LOCAL, false, false)
+TSE_GRID(root_qdisc_mirror_macvlan_solo, ROOT, COPY, ONE, MACVLAN, LOCAL, true, false)
+TSE_GRID(root_qdisc_mirror_with_clsact_bond_aggregate, ROOT_CLSACT, COPY, ONE, BOND, LOCAL,
 	 false, true)
-TSE_GRID(egress_tcx_resubmit_macvlan_lower_too_solo, TCX, OWN, LOWER, MACVLAN, true, false)
+TSE_GRID(egress_mirror_bridge_solo, CLSACT_MIRRED, COPY, ONE, BRIDGE, LOCAL, true, false)
+TSE_GRID(egress_mirred_two_ifb, CLSACT_MIRRED, PACKET, TWO, NONE, LOCAL, false, false)
+TSE_GRID(egress_bpf_redirect_vlan_two_ifb_solo, CLSACT_BPF, PACKET, TWO, VLAN, LOCAL, true, false)
+TSE_GRID(egress_tcx_redirect_macvlan_two_ifb_aggregate, TCX, PACKET, TWO, MACVLAN, LOCAL,
+	 false, true)
+TSE_GRID(egress_mirror_bond_two_ifb_solo_aggregate, CLSACT_MIRRED, COPY, TWO, BOND, LOCAL,
+	 true, true)
+TSE_GRID(egress_mirred_tunnel_two_ifb_solo, CLSACT_MIRRED, PACKET, TWO, TUNNEL, LOCAL, true, false)
+TSE_GRID(egress_bpf_clone_bridge_two_ifb_aggregate, CLSACT_BPF, COPY, TWO, BRIDGE, LOCAL,
+	 false, true)
+TSE_GRID(egress_tcx_clone_two_ifb_solo, TCX, COPY, TWO, NONE, LOCAL, true, false)
+TSE_GRID(egress_mirred_vlan_lower_too, CLSACT_MIRRED, PACKET, LOWER, VLAN, LOCAL, false, false)
+TSE_GRID(egress_bpf_redirect_macvlan_lower_too_solo, CLSACT_BPF, PACKET, LOWER, MACVLAN, LOCAL,
+	 true, false)
+TSE_GRID(egress_tcx_clone_bond_lower_too_aggregate, TCX, COPY, LOWER, BOND, LOCAL, false, true)
+TSE_GRID(root_qdisc_mirred_bridge_lower_too_solo_aggregate, ROOT, PACKET, LOWER, BRIDGE, LOCAL,
+	 true, true)
+TSE_GRID(root_qdisc_mirred_macvlan_lower_too, ROOT, PACKET, LOWER, MACVLAN, LOCAL, false, false)
+TSE_GRID(root_qdisc_mirror_with_clsact_vlan_lower_too_solo, ROOT_CLSACT, COPY, LOWER, VLAN, LOCAL,
+	 true, false)
+TSE_GRID(egress_mirred_to_veth_bridge_lower_too, CLSACT_MIRRED, PLAIN, LOWER, BRIDGE, LOCAL,
+	 false, false)
+TSE_GRID(egress_bpf_redirect_to_veth_bond_solo, CLSACT_BPF, PLAIN, ONE, BOND, LOCAL, true, false)
+TSE_GRID(egress_tcx_redirect_to_veth_vlan_two_ifb, TCX, PLAIN, TWO, VLAN, LOCAL, false, false)
+TSE_GRID(root_qdisc_mirred_to_veth_macvlan_solo, ROOT, PLAIN, ONE, MACVLAN, LOCAL, true, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_to_veth, ROOT_CLSACT, PLAIN, ONE, NONE, LOCAL, false, false)
+TSE_GRID(egress_bpf_resubmit, CLSACT_BPF, OWN, ONE, NONE, LOCAL, false, false)
+TSE_GRID(egress_tcx_resubmit_vlan_solo, TCX, OWN, ONE, VLAN, LOCAL, true, false)
+TSE_GRID(egress_bpf_resubmit_macvlan_solo_aggregate, CLSACT_BPF, OWN, ONE, MACVLAN, LOCAL,
+	 true, true)
+TSE_GRID(egress_tcx_resubmit_bond_aggregate, TCX, OWN, ONE, BOND, LOCAL, false, true)
+TSE_GRID(egress_bpf_resubmit_bridge_solo, CLSACT_BPF, OWN, ONE, BRIDGE, LOCAL, true, false)
+TSE_GRID(egress_bpf_resubmit_two_ifb_aggregate, CLSACT_BPF, OWN, TWO, NONE, LOCAL, false, true)
+TSE_GRID(egress_tcx_resubmit_bridge_two_ifb_solo, TCX, OWN, TWO, BRIDGE, LOCAL, true, false)
+TSE_GRID(egress_bpf_resubmit_vlan_lower_too_aggregate, CLSACT_BPF, OWN, LOWER, VLAN, LOCAL,
+	 false, true)
+TSE_GRID(egress_tcx_resubmit_macvlan_lower_too_solo, TCX, OWN, LOWER, MACVLAN, LOCAL, true, false)
+TSE_GRID(egress_bpf_redirect_forwarded, CLSACT_BPF, PACKET, ONE, NONE, FORWARDED, false, false)
+TSE_GRID(egress_tcx_resubmit_macvlan_lower_too_forwarded_solo, TCX, OWN, LOWER, MACVLAN,
+	 FORWARDED, true, false)
+TSE_GRID(egress_mirred_tunnel_two_ifb_forwarded_aggregate, CLSACT_MIRRED, PACKET, TWO, TUNNEL,
+	 FORWARDED, false, true)
+TSE_GRID(root_qdisc_mirred_to_veth_bridge_forwarded_solo, ROOT, PLAIN, ONE, BRIDGE,
+	 FORWARDED, true, false)
+TSE_GRID(root_qdisc_mirror_with_clsact_bond_forwarded_aggregate, ROOT_CLSACT, COPY, ONE, BOND,
+	 FORWARDED, false, true)
+TSE_GRID(egress_tcx_clone_vlan_forwarded_solo_aggregate, TCX, COPY, ONE, VLAN,
+	 FORWARDED, true, true)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,

@@ -56,6 +56,11 @@ static const struct tse_devdef pair_devs[TSE_DEVS] = {
 		     "192.0.2.129", "2001:db8:4::1", "25" },
 	[TSE_VB2] = { "vb2", TSE_NS_RECEIVER, "02:00:00:00:0e:08",
 		     "192.0.2.130", "2001:db8:4::2", "25" },
+	/* A /25 beside a tunnel's inner /24: the more specific route wins. */
+	[TSE_VO] = { "vo", TSE_NS_ORIGIN, "02:00:00:00:0e:0a",
+		     "198.51.100.129", "2001:db8:5::1", "25" },
+	[TSE_VI] = { "vi", TSE_NS_SENDER, "02:00:00:00:0e:0b",
+		     "198.51.100.254", "2001:db8:5::fe", "25" },
 };
 
 static const struct tse_devdef routed_devs[TSE_DEVS] = {
@@ -484,7 +489,8 @@ static int create_namespaces(struct tse_test *t)
 	int ns;
 
 	for (ns = 0; ns < TSE_NSS; ns++) {
-		if (ns == TSE_NS_ROUTER && !t->s->shape.routed)
+		if ((ns == TSE_NS_ROUTER && !t->s->shape.routed) ||
+		    (ns == TSE_NS_ORIGIN && !t->s->shape.forwarded))
 			continue;
 		t->net.ns[ns] = tse_netns_new(t);
 		if (t->net.ns[ns] < 0)
@@ -612,11 +618,35 @@ static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
  * all-routers, and its MLD reports follow with a random delay, into the
  * traffic.
  */
-static int enable_forwarding(struct tse_test *t)
+static int enable_forwarding(struct tse_test *t, enum tse_ns ns)
 {
 	if (t->family == TSE_V4)
-		return tse_sysctl(t, TSE_NS_ROUTER, "/proc/sys/net/ipv4/ip_forward", "1");
-	return tse_sysctl(t, TSE_NS_ROUTER, "/proc/sys/net/ipv6/conf/all/forwarding", "1");
+		return tse_sysctl(t, ns, "/proc/sys/net/ipv4/ip_forward", "1");
+	return tse_sysctl(t, ns, "/proc/sys/net/ipv6/conf/all/forwarding", "1");
+}
+
+/* The receiver takes what comes from an address it has no route to. */
+static int no_rp_filter(struct tse_test *t)
+{
+	if (t->family != TSE_V4)
+		return 0;
+	return tse_sysctl(t, TSE_NS_RECEIVER, "/proc/sys/net/ipv4/conf/all/rp_filter", "0") ?:
+	       tse_sysctl(t, TSE_NS_RECEIVER, "/proc/sys/net/ipv4/conf/default/rp_filter", "0");
+}
+
+/*
+ * vo - vi: the origin sends everything to vi, and the sender forwards it
+ * (enable_forwarding()) out of va, the upper over it, or va2.
+ */
+static int create_origin(struct tse_test *t)
+{
+	const char *dflt = t->family == TSE_V6 ? "::/0" : "0.0.0.0/0";
+
+	return no_rp_filter(t) ?: create_veth(t, TSE_VI, TSE_VO) ?:
+	       link_up(t, TSE_VI) ?: link_up(t, TSE_VO) ?:
+	       address_link(t, TSE_VO, TSE_VI) ?: address_link(t, TSE_VI, TSE_VO) ?:
+	       tse_queue(t, TSE_NS_ORIGIN, TSE_IP, "route add %s via %s\n", dflt,
+			 link_addr(t, TSE_VI));
 }
 
 static int create_pair(struct tse_test *t)
@@ -637,6 +667,8 @@ static int create_pair(struct tse_test *t)
 	if ((t->s->shape.aggregate || t->s->shape.target) &&
 	    (create_veth(t, TSE_VA2, TSE_VB2) || link_up(t, TSE_VA2) || link_up(t, TSE_VB2) ||
 	     address_link(t, TSE_VA2, TSE_VB2) || address_link(t, TSE_VB2, TSE_VA2)))
+		return -1;
+	if (t->s->shape.forwarded && create_origin(t))
 		return -1;
 	return address_link(t, TSE_VA, TSE_VB) ?: address_link(t, TSE_VB, TSE_VA);
 }
@@ -852,7 +884,9 @@ static int create_devices(struct tse_test *t)
 	if (create_ifb(t, TSE_IFB) ||
 	    (t->s->shape.ifb_in && create_ifb(t, TSE_IFB_IN)) || tse_flush(t))
 		return -1;
-	return t->s->shape.routed ? enable_forwarding(t) : 0;
+	if (t->s->shape.forwarded)
+		return enable_forwarding(t, TSE_NS_SENDER);
+	return t->s->shape.routed ? enable_forwarding(t, TSE_NS_ROUTER) : 0;
 }
 
 /* The caller's namespace, which every step returns to. */

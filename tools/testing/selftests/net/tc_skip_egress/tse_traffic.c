@@ -171,6 +171,12 @@ static void tap_drain(struct tse_test *t)
 	}
 }
 
+/* Where the datagrams are sent from: the sender, or the origin before it. */
+static enum tse_ns sender_ns(struct tse_test *t)
+{
+	return t->s->shape.forwarded ? TSE_NS_ORIGIN : TSE_NS_SENDER;
+}
+
 int tse_traffic_open(struct tse_test *t)
 {
 	int flow, type = SOCK_DGRAM, port = TSE_PORT;
@@ -191,7 +197,7 @@ int tse_traffic_open(struct tse_test *t)
 		/* The TCP sender connects once the counters have been read. */
 		if (type == SOCK_STREAM)
 			continue;
-		t->traffic.tx_sock[flow] = tse_socket(t, TSE_NS_SENDER, type, port + flow);
+		t->traffic.tx_sock[flow] = tse_socket(t, sender_ns(t), type, port + flow);
 		if (t->traffic.tx_sock[flow] < 0)
 			return tse_setup_error(t, "sender socket: %s", strerror(errno));
 	}
@@ -335,18 +341,28 @@ static unsigned int packets_delivered(struct tse_test *t)
 	return n;
 }
 
+/* What left by @input, a forwarder's input device, if the shape has it. */
+static unsigned int sent_back(struct tse_test *t, const struct tse_devstats *now,
+			      enum tse_dev input)
+{
+	if (!t->net.ifindex[input])
+		return 0;
+	return now[input].tx - t->stats.before[input].tx;
+}
+
 /*
  * Datagrams with an outcome: delivered, stopped as looping, dropped by ifb,
- * or sent back out of the router's input device. In a row that sends ifb
- * copies, ifb's drops are the copies': each datagram needs an outcome of
- * its own (delivered, looping) and one for its copy (dropped by ifb,
- * delivered again, looping). Counting the copies' drops as the datagrams'
- * ended the wait before a datagram was delivered on a starved guest.
+ * or sent back out of the forwarder's input device (ra, vi). In a row that
+ * sends ifb copies, ifb's drops are the copies': each datagram needs an
+ * outcome of its own (delivered, looping) and one for its copy (dropped by
+ * ifb, sent back, delivered again, looping). Counting the copies' drops
+ * as the datagrams' ended the wait before a datagram was delivered on a
+ * starved guest.
  */
 static unsigned int tse_outcomes(struct tse_test *t)
 {
 	struct tse_counters *c = &t->net.skel->bss->counters;
-	unsigned int done = 0, copies = 0, dropped;
+	unsigned int done = 0, copies = 0, gone;
 	struct tse_devstats now[TSE_DEVS];
 	int flow, seq;
 
@@ -360,15 +376,13 @@ static unsigned int tse_outcomes(struct tse_test *t)
 	}
 	if (tse_kstats_read(t, now))
 		return done;
-	dropped = now[TSE_IFB].dropped - t->stats.before[TSE_IFB].dropped;
+	gone = now[TSE_IFB].dropped - t->stats.before[TSE_IFB].dropped;
 	if (t->net.ifindex[TSE_IFB_IN])
-		dropped += now[TSE_IFB_IN].dropped - t->stats.before[TSE_IFB_IN].dropped;
+		gone += now[TSE_IFB_IN].dropped - t->stats.before[TSE_IFB_IN].dropped;
+	gone += sent_back(t, now, TSE_RA) + sent_back(t, now, TSE_VI);
 	if (t->s->copies)
-		return done < copies + dropped ? done : copies + dropped;
-	done += dropped;
-	if (t->net.ifindex[TSE_RA])
-		done += now[TSE_RA].tx - t->stats.before[TSE_RA].tx;
-	return done;
+		return done < copies + gone ? done : copies + gone;
+	return done + gone;
 }
 
 static void wait_outcomes(struct tse_test *t)
