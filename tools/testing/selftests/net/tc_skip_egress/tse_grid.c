@@ -65,6 +65,21 @@ static bool plain_target(const struct tse_point *p)
 }
 
 /*
+ * The site sends a forwarded packet back out of the device it came in
+ * by, vi, towards the origin: a hairpin.
+ */
+static bool hairpin(const struct tse_point *p)
+{
+	return p->sends == TSE_SENDS_INPUT;
+}
+
+/* The packet leaves by another device than the site's, never to return. */
+static bool sent_away(const struct tse_point *p)
+{
+	return plain_target(p) || hairpin(p);
+}
+
+/*
  * The site's program hands the packet back to its own device once, then
  * lets it pass: no ifb is on its way, and the program sees it twice.
  */
@@ -118,7 +133,10 @@ static int unsupported(struct tse_test *t)
 	if (own_device(p) && !bpf_site(p))
 		return tse_skip(t, "%s: %s", "mirred to its own device",
 				"it meets its own filter again until the nesting limit drops it");
-	if (plain_target(p) && p->upper == TSE_UPPER_TUNNEL)
+	if (hairpin(p) && !forwarded(p))
+		return tse_skip(t, "%s: %s", "a hairpin of a packet sent from this host",
+				"it has no input device to go back out of");
+	if (sent_away(p) && p->upper == TSE_UPPER_TUNNEL)
 		return tse_skip(t, "%s: %s", "a tunnel's packet to a plain device",
 				"no link-layer header: mirred sends it without one, bpf_redirect() drops it");
 	if (lower_stage(p) && (!p->upper || p->upper == TSE_UPPER_TUNNEL))
@@ -154,9 +172,11 @@ static const char *mirred_verb(const struct tse_point *p)
 	return copies(p) ? "mirror" : "redirect";
 }
 
-/* Where the site sends: ifb, or the plain device. */
+/* Where the site sends: ifb, the plain device, or back out of vi. */
 static enum tse_dev site_target(const struct tse_point *p)
 {
+	if (hairpin(p))
+		return TSE_VI;
 	return plain_target(p) ? TSE_VA2 : TSE_IFB;
 }
 
@@ -218,6 +238,7 @@ static struct bpf_program *bpf_site_program(struct tse_test *t, bool tcx)
 	case TSE_SENDS_COPY:
 		return tcx ? progs->tse_clone_ifb_tcx : progs->tse_clone_ifb;
 	case TSE_SENDS_PLAIN:
+	case TSE_SENDS_INPUT:	/* to cfg's target: va2 or vi (set_target()) */
 		return tcx ? progs->tse_redirect_plain_tcx : progs->tse_redirect_plain;
 	case TSE_SENDS_OWN:
 		return tcx ? progs->tse_resubmit_own_tcx : progs->tse_resubmit_own;
@@ -589,6 +610,36 @@ static struct tse_rule plain_rule(const struct tse_point *p, enum tse_obs o)
 	}
 }
 
+static const char *const hairpin_away =
+	"the site sends the packet back out of vi: it never reaches its queue, ifb or vb";
+static const char *const hairpin_back =
+	"the site's redirect sends each forwarded packet back out of vi, the device it came in by";
+
+/*
+ * A hairpin: as a plain target, but the packet leaves by vi, the input
+ * device, where only the back observer counts it (va2's too, with
+ * aggregate: its site sends its flow the same way).
+ */
+static struct tse_rule hairpin_rule(const struct tse_point *p, enum tse_obs o)
+{
+	switch (o) {
+	case OBS_BACK:
+		return (struct tse_rule){ 1 + p->aggregate, hairpin_back, &tse_not_hairpinned };
+	case OBS_AGG_SITE:
+	case OBS_AGG_CLSACT:
+	case OBS_AGG_ROOT:
+		return hairpin_rule(p, twin(o));
+	case OBS_HOOK:
+	case OBS_CLSACT:
+	case OBS_ROOT:
+	case OBS_LOOPED:
+	case OBS_IFB_DROPPED:
+		return plain_rule(p, o);
+	default:
+		return (struct tse_rule){ 0, hairpin_away };
+	}
+}
+
 static const char *const own_twice =
 	"the program sees the packet it resubmitted: no ifb re-injected it, so no hook skips it";
 static const char *const own_root_once =
@@ -638,6 +689,8 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 		return r;
 	if (plain_target(p))
 		return plain_rule(p, o);
+	if (hairpin(p))
+		return hairpin_rule(p, o);
 	return own_device(p) ? own_rule(p, o, r) : r;
 }
 
@@ -764,8 +817,8 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 	struct tse_rule r = correct_rule(p, o);
 	bool dropped = bpf_site(p);
 
-	/* Nothing passes ifb where the site sends to a plain device. */
-	if (r.value < 0 || plain_target(p))
+	/* Nothing passes ifb where the site sends the packet away. */
+	if (r.value < 0 || sent_away(p))
 		return r;
 	if (own_device(p))
 		return own_stock_rule(p, o, r);
@@ -904,13 +957,13 @@ static long long sum(const unsigned int *row, int n)
 }
 
 /*
- * The fences that go the flow's way past the site: none where it sends to
- * a plain device, which takes them all (u32 matches them, and the BPF
- * program sends them along).
+ * The fences that go the flow's way past the site: none where it sends
+ * the packet away, to a plain device, which takes them all (u32 matches
+ * them, and the BPF program sends them along), or back out of vi.
  */
 static int fences_past_site(struct tse_test *t)
 {
-	return plain_target(&t->s->point) ? 0 : t->traffic.fences;
+	return sent_away(&t->s->point) ? 0 : t->traffic.fences;
 }
 
 /* The fence takes the test packets' way into ifb only where u32 sends it there. */
@@ -1257,7 +1310,7 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 		return (struct tse_rule){ t->net.ifindex[h->dev], received };
 	if (h->hook == TSE_HOOK_LOWER && p->upper == TSE_UPPER_TUNNEL)
 		return (struct tse_rule){ 0, tunnel_scrub };
-	if (plain_target(p))
+	if (sent_away(p))
 		return plain_iif_rule(t, h);
 	if (own_device(p))
 		return own_iif_rule(t, h, runs);
@@ -1413,7 +1466,7 @@ static struct tse_rule own_mark_rule(const struct tse_point *p, const struct fie
 static struct tse_rule mark_rule(const struct tse_point *p, const struct field_hook *h,
 				 int runs, bool stock)
 {
-	if (plain_target(p))
+	if (sent_away(p))
 		return plain_mark_rule(p, h);
 	if (own_device(p) && h->hook != TSE_HOOK_PEER && h->hook != TSE_HOOK_MIRROR)
 		return own_mark_rule(p, h, (stock ? stock_rule(p, OBS_HOOK) :

@@ -151,6 +151,7 @@ enum tse_sends {
 	TSE_SENDS_COPY,		/* a copy to ifb: mirred mirror, bpf_clone_redirect() */
 	TSE_SENDS_PLAIN,	/* the packet to a plain device, va2, whose egress counts */
 	TSE_SENDS_OWN,		/* the packet back to its own device, once (BPF sites) */
+	TSE_SENDS_INPUT,	/* a forwarded packet back out of its input device, vi */
 };
 
 /* The ifbs a packet passes on its way out of the device. */
@@ -190,6 +191,7 @@ struct tse_shape {
 	bool bare;		/* clsact only where the scenario adds one */
 	bool second_output;	/* routed: rb2 - vb2, for what ra's program sends */
 	bool forwarded;		/* the sender forwards what the origin sends it */
+	bool hairpin;		/* a redirect sends it back out of vi, to vo's MAC */
 };
 
 enum tse_traffic {

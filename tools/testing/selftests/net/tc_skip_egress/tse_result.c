@@ -60,6 +60,11 @@ const struct tse_meaning tse_wrong_device = {
 	"ifb sent forwarded packets out of the router's input device: the redirect left skb_iif naming the device the packet arrived on, not the one it was leaving"
 };
 
+const struct tse_meaning tse_not_hairpinned = {
+	"not-hairpinned",
+	"the redirect back out of the input device did not run: the packet went on"
+};
+
 const struct tse_meaning tse_wrong_home = {
 	"wrong-home",
 	"ifb returned packets to another device than the one in their skb_iif: one batch's packets left by one device"

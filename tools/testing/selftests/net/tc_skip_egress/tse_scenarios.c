@@ -711,21 +711,17 @@ static void judge_hairpin_fields(struct tse_test *t)
 
 static void judge_egress_hairpin(struct tse_test *t)
 {
-	static const struct tse_meaning not_hairpinned = {
-		"not-hairpinned",
-		"the root filter's redirect back out of the input device did not run: the packet went on"
-	};
-
 	judge_once(t, TSE_RB, TSE_HOOK_HEAD, "rb egress classifier runs per packet (BPF)");
 	tse_expect_root_qdisc_once(t);
 	tse_expect_each(t, "packets sent back out of the router's input ra (BPF on ra egress)",
 			tse_bpf_row(t, TSE_HOOK_BACK, TSE_FLOW_REDIRECTED), 1,
-			&tse_duplicated, &not_hairpinned);
+			&tse_duplicated, &tse_not_hairpinned);
 	tse_expect_each(t, "copies the receiver got per packet",
-			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0, &not_hairpinned,
-			&not_hairpinned);
+			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0, &tse_not_hairpinned,
+			&tse_not_hairpinned);
 	tse_expect(t, "packets rb sent on to vb (tx_packets)",
-		   (long long)tse_moved(t, TSE_RB).tx, 0, &not_hairpinned, &not_hairpinned);
+		   (long long)tse_moved(t, TSE_RB).tx, 0, &tse_not_hairpinned,
+		   &tse_not_hairpinned);
 	judge_hairpin_fields(t);
 }
 
@@ -776,7 +772,8 @@ static void judge_resubmit(struct tse_test *t)
 		.ifb_in = TSE_STAGES_##stages == TSE_STAGES_TWO,		\
 		.monitor = true, .tap = true, .aggregate = agg, .bare = true,	\
 		.target = TSE_SENDS_##sends == TSE_SENDS_PLAIN,			\
-		.target_has_vb_mac = TSE_SENDS_##sends == TSE_SENDS_PLAIN },	\
+		.target_has_vb_mac = TSE_SENDS_##sends == TSE_SENDS_PLAIN,	\
+		.hairpin = TSE_SENDS_##sends == TSE_SENDS_INPUT },		\
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_SITE_##site |		\
 	  TSE_F_UPPER_##dev, TSE_UDP,						\
 	  .copies = TSE_SENDS_##sends == TSE_SENDS_COPY,			\

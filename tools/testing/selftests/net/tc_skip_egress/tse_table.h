@@ -100,6 +100,16 @@ TSE_GRID(root_qdisc_mirror_with_clsact_bond_forwarded_aggregate, ROOT_CLSACT, CO
 	 FORWARDED, false, true)
 TSE_GRID(egress_tcx_clone_vlan_forwarded_solo_aggregate, TCX, COPY, ONE, VLAN,
 	 FORWARDED, true, true)
+TSE_GRID(egress_mirred_hairpin_forwarded, CLSACT_MIRRED, INPUT, ONE, NONE, FORWARDED,
+	 false, false)
+TSE_GRID(egress_bpf_redirect_hairpin_vlan_lower_too_forwarded_solo, CLSACT_BPF, INPUT, LOWER,
+	 VLAN, FORWARDED, true, false)
+TSE_GRID(egress_tcx_redirect_hairpin_macvlan_two_ifb_forwarded_aggregate, TCX, INPUT, TWO,
+	 MACVLAN, FORWARDED, false, true)
+TSE_GRID(root_qdisc_mirred_hairpin_bond_forwarded_solo, ROOT, INPUT, ONE, BOND, FORWARDED,
+	 true, false)
+TSE_GRID(root_qdisc_mirred_with_clsact_hairpin_bridge_lower_too_forwarded, ROOT_CLSACT, INPUT,
+	 LOWER, BRIDGE, FORWARDED, false, false)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,

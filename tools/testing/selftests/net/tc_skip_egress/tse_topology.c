@@ -429,14 +429,18 @@ static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
 
 /*
  * bpf_redirect() to va2, or to a router's rb2, readdresses the frame to
- * their peer, vb2.
+ * their peer, vb2; back out of the input device vi, to the origin's vo.
  */
 static void set_target(struct tse_test *t, struct tse_config *cfg)
 {
-	const char *mac = own_mac(t, TSE_VB2);
+	bool hairpin = t->s->shape.hairpin;
+	const char *mac = own_mac(t, hairpin ? TSE_VO : TSE_VB2);
 	__u8 *m = cfg->target_mac;
 
-	cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB2 : TSE_VA2];
+	if (hairpin)
+		cfg->target_ifindex = t->net.ifindex[TSE_VI];
+	else
+		cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB2 : TSE_VA2];
 	if (mac)
 		sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
 		       &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]);
