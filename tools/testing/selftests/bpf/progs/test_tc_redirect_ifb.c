@@ -371,7 +371,9 @@ int tse_count_mirror(struct __sk_buff *skb)
 /*
  * A filter of the root qdisc of the device ifb returns packets to: the
  * first place that sees a packet after ifb on every kernel (the clsact hook
- * is skipped where the fix is in). A packet counted here has left ifb.
+ * is skipped where the fix is in). A packet counted here with ifb's
+ * ifindex in skb_iif has left ifb; where the root qdisc redirects, it
+ * also sees the packet before ifb, with another.
  */
 SEC("tc")
 int tse_count_reinject(struct __sk_buff *skb)
@@ -380,7 +382,8 @@ int tse_count_reinject(struct __sk_buff *skb)
 
 	enum tse_kind kind = count(skb, TSE_HOOK_REINJECT, &pkt);
 
-	if (kind == TSE_KIND_UDP && pkt.flow == TSE_FLOW_REDIRECTED)
+	if (kind == TSE_KIND_UDP && pkt.flow == TSE_FLOW_REDIRECTED &&
+	    skb->ingress_ifindex == cfg.ifb_ifindex)
 		__sync_fetch_and_add(&counters.in_ifb, -1);
 	return cfg.breaker == TSE_HOOK_REINJECT ? break_loop(skb, kind, &pkt) :
 						  TC_ACT_UNSPEC;
@@ -585,6 +588,89 @@ int tse_split_odd(struct __sk_buff *skb)
 	    pkt.flow != TSE_FLOW_REDIRECTED || !(pkt.seq & 1))
 		return TC_ACT_UNSPEC;
 	return redirect_to_target(skb);
+}
+
+/*
+ * Rewrite the 4 or 16 bytes at @off to @to (@len), and the UDP checksum
+ * at @csum with them; the IPv4 header's too at @l3_csum (0: none). Of a
+ * CHECKSUM_PARTIAL packet's checksum only the pseudo header (@pseudo) is
+ * in the packet yet; the helpers know.
+ */
+static __always_inline int rewrite(struct __sk_buff *skb, __u32 off, __u32 *to,
+				   __u32 len, __u32 csum, __u32 l3_csum, bool pseudo)
+{
+	__u32 from[4] = {}, flags = BPF_F_MARK_MANGLED_0 | (pseudo ? BPF_F_PSEUDO_HDR : 0);
+	__s64 diff;
+
+	if (bpf_skb_load_bytes(skb, off, from, len))
+		return -1;
+	diff = bpf_csum_diff(from, len, to, len, 0);
+	if (diff < 0 || bpf_l4_csum_replace(skb, csum, 0, diff, flags) ||
+	    (l3_csum && bpf_l3_csum_replace(skb, l3_csum, 0, diff, 0)))
+		return -1;
+	return bpf_skb_store_bytes(skb, off, to, len, 0);
+}
+
+/* vb2's address, the second flow's destination, in @addr. */
+static __always_inline void second_daddr(__u32 *addr)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 16; i++)
+		((__u8 *)addr)[i] = cfg.second_daddr[i];
+}
+
+/*
+ * A datagram the origin marked for the second flow: to vb2's address and
+ * the second flow's port, with the test's own magic. Routing then sends it
+ * out of va2, the datagrams before and after it out of the site's device.
+ * The port is rewritten with the length after it: the checksum helpers
+ * take whole 32-bit words.
+ */
+static __always_inline int split_datagram(struct __sk_buff *skb)
+{
+	__u32 l3, l4, csum, magic = bpf_htonl(TSE_MAGIC), port_len, addr[4];
+	bool v6;
+	__u16 proto;
+	__u8 next;
+
+	if (l3_offset(skb, &proto, &l3) ||
+	    (proto != bpf_htons(ETH_P_IP) && proto != bpf_htons(ETH_P_IPV6)))
+		return 0;
+	v6 = proto == bpf_htons(ETH_P_IPV6);
+	l4 = l3;
+	if (ip_next(skb, v6, &next, &l4) || next != IPPROTO_UDP ||
+	    bpf_skb_load_bytes(skb, l4 + sizeof(struct udphdr), addr, 4) ||
+	    addr[0] != bpf_htonl(TSE_SPLIT_MAGIC) ||
+	    bpf_skb_load_bytes(skb, l4 + offsetof(struct udphdr, dest), &port_len, 4))
+		return 0;
+	((__u16 *)&port_len)[0] = bpf_htons(cfg.port[TSE_FLOW_SECOND]);
+	csum = l4 + offsetof(struct udphdr, check);
+	second_daddr(addr);
+	return rewrite(skb, l4 + sizeof(struct udphdr), &magic, 4, csum, 0, false) ?:
+	       rewrite(skb, l4 + offsetof(struct udphdr, dest), &port_len, 4, csum, 0, false) ?:
+	       (v6 ? rewrite(skb, l3 + offsetof(struct ipv6hdr, daddr), addr, 16, csum, 0, true) :
+		     rewrite(skb, l3 + offsetof(struct iphdr, daddr), addr, 4, csum,
+			     l3 + offsetof(struct iphdr, check), true));
+}
+
+/*
+ * The forwarder's input, vi: the origin's burst carries both flows, every
+ * second datagram the second's, and this program gives those their own
+ * address and port. The burst's datagrams arrive in one softirq run and
+ * leave by both devices in it, so one ifb batch holds both devices'
+ * packets. A datagram it cannot rewrite stays of no test flow, to be seen
+ * as such (tse_expect_quiet()).
+ */
+SEC("tc")
+int tse_split_flows(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+
+	split_datagram(skb);
+	count(skb, TSE_HOOK_IN, &pkt);
+	return TC_ACT_UNSPEC;
 }
 
 /* Redirected packets inside ifb now, and the most there were at once. */

@@ -13,6 +13,8 @@
  */
 #define TSE_MAGIC	0x74736531	/* "tse1" */
 #define TSE_FENCE_MAGIC	0x74736566	/* "tsef" */
+/* A datagram of the second flow inside the first's burst, until vi's split. */
+#define TSE_SPLIT_MAGIC	0x74736532	/* "tse2" */
 #define TSE_MAX_PKTS	64		/* sequence numbers per flow, power of 2 */
 
 struct tse_payload {
@@ -61,6 +63,7 @@ struct tse_config {
 	__u8 redirect_both;	/* bpf_redirect() both flows: two devices, one ifb */
 	__u32 target_ifindex;	/* a plain device for bpf_redirect() */
 	__u8 target_mac[6];	/* the MAC of the target's link peer */
+	__u8 second_daddr[16];	/* vb2's address: where vi's split sends the second flow */
 };
 
 /* Per hook, for the TCP stream: skbs, and segments they carry. */

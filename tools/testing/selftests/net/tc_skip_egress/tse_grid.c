@@ -94,7 +94,18 @@ static bool own_device(const struct tse_point *p)
  */
 static bool forwarded(const struct tse_point *p)
 {
-	return p->source == TSE_SOURCE_FORWARDED;
+	return p->source != TSE_SOURCE_LOCAL;
+}
+
+/*
+ * The origin sends both flows in one burst, which vi's ingress splits
+ * between them: the site's device and va2 send their packets to ifb in one
+ * softirq run, and one ifb batch holds both devices' packets. Aggregate
+ * points only.
+ */
+static bool batch(const struct tse_point *p)
+{
+	return p->source == TSE_SOURCE_BATCH;
 }
 
 static bool has_clsact(const struct tse_point *p)
@@ -328,12 +339,17 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 			    TSE_PEER_GACT_INDEX) : 0;
 }
 
-/* The plain target's egress counts what the site sends it (observer_programs()). */
+/*
+ * The device the site sends the packet away to, va2 or vi, counts it on
+ * its egress (observer_programs()): what a program there reads is what
+ * the redirect left in the packet.
+ */
 static int target_qdisc(struct tse_test *t)
 {
-	if (!plain_target(&t->s->point))
+	if (!sent_away(&t->s->point))
 		return 0;
-	return tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n", tse_dev(t, TSE_VA2));
+	return tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n",
+			    tse_dev(t, site_target(&t->s->point)));
 }
 
 static int observer_programs(struct tse_test *t)
@@ -342,10 +358,28 @@ static int observer_programs(struct tse_test *t)
 
 	return (mirrors(&t->s->point) || floods(&t->s->point) ?
 		tse_count_at(t, TSE_VD, false, progs->tse_count_mirror, 1) : 0) ?:
-	       (plain_target(&t->s->point) ?
-		tse_count_at(t, TSE_VA2, true, progs->tse_count_target, 1) : 0) ?:
+	       (sent_away(&t->s->point) ?
+		tse_count_at(t, site_target(&t->s->point), true, progs->tse_count_target, 1) : 0) ?:
 	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1) ?:
 	       (t->s->point.upper ? tse_count_at_root(t, TSE_VA, progs->tse_count_lower) : 0);
+}
+
+/*
+ * vi's ingress splits the origin's burst between the flows (batch()): an
+ * ingress qdisc, which leaves the egress static key alone.
+ */
+static int split_qdisc(struct tse_test *t)
+{
+	if (!batch(&t->s->point))
+		return 0;
+	return tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s ingress\n", tse_dev(t, TSE_VI));
+}
+
+static int split_program(struct tse_test *t)
+{
+	if (!batch(&t->s->point))
+		return 0;
+	return tse_count_at(t, TSE_VI, false, t->net.skel->progs.tse_split_flows, 1);
 }
 
 /*
@@ -359,9 +393,10 @@ int tse_grid_setup(struct tse_test *t)
 
 	return site_filters(t, dev, TSE_FLOW_REDIRECTED) ?:
 	       (agg ? site_filters(t, TSE_VA2, TSE_FLOW_SECOND) : 0) ?:
-	       lower_filters(t) ?: observer_filters(t, dev) ?: target_qdisc(t) ?: tse_tc_flush(t) ?:
+	       lower_filters(t) ?: observer_filters(t, dev) ?: target_qdisc(t) ?:
+	       split_qdisc(t) ?: tse_tc_flush(t) ?:
 	       site_programs(t, dev) ?: (agg ? site_programs(t, TSE_VA2) : 0) ?:
-	       observer_programs(t);
+	       observer_programs(t) ?: split_program(t);
 }
 
 /* The observers; what each counts is in observers[] below. */
@@ -395,6 +430,8 @@ enum tse_obs {
 	OBS_TARGET,
 	OBS_TARGET_RX,
 	OBS_BACK,
+	OBS_SPLIT,
+	OBS_CROSSED,
 	OBS_COUNT,
 };
 
@@ -402,6 +439,7 @@ struct tse_rule {
 	int value;		/* per packet; -1: the observer does not apply */
 	const char *why;
 	const struct tse_meaning *fewer;	/* if not the observer's own */
+	const struct tse_meaning *more;		/* the same */
 };
 
 static const char *const once_per_hook =
@@ -562,6 +600,7 @@ static struct tse_rule ifb_rule(const struct tse_point *p, enum tse_obs o)
 			return (struct tse_rule){ -1 };
 		return (struct tse_rule){ 1, delivered_once };
 	case OBS_TARGET:
+		return (struct tse_rule){ sent_away(p) ? 1 : -1, delivered_once };
 	case OBS_TARGET_RX:
 		return (struct tse_rule){ plain_target(p) ? 1 : -1, delivered_once };
 	case OBS_BACK:
@@ -614,6 +653,8 @@ static const char *const hairpin_away =
 	"the site sends the packet back out of vi: it never reaches its queue, ifb or vb";
 static const char *const hairpin_back =
 	"the site's redirect sends each forwarded packet back out of vi, the device it came in by";
+static const char *const hairpin_target_once =
+	"vi's egress classifies the packet once: nothing marks it, nothing skips it";
 
 /*
  * A hairpin: as a plain target, but the packet leaves by vi, the input
@@ -624,11 +665,14 @@ static struct tse_rule hairpin_rule(const struct tse_point *p, enum tse_obs o)
 {
 	switch (o) {
 	case OBS_BACK:
-		return (struct tse_rule){ 1 + p->aggregate, hairpin_back, &tse_not_hairpinned };
+		return (struct tse_rule){ 1 + p->aggregate, hairpin_back, &tse_not_hairpinned,
+					  &tse_duplicated };
 	case OBS_AGG_SITE:
 	case OBS_AGG_CLSACT:
 	case OBS_AGG_ROOT:
 		return hairpin_rule(p, twin(o));
+	case OBS_TARGET:
+		return (struct tse_rule){ 1, hairpin_target_once };
 	case OBS_HOOK:
 	case OBS_CLSACT:
 	case OBS_ROOT:
@@ -680,10 +724,22 @@ static struct tse_rule own_rule(const struct tse_point *p, enum tse_obs o,
 	}
 }
 
+static const char *const split_once =
+	"vi's ingress program sees each datagram of the burst once, the second flow's too";
+static const char *const own_home =
+	"ifb returns each packet to the device that sent it: none of va2's reaches vb";
+
 /* What a correct kernel shows @o in row @p, and why; -1 where it does not apply. */
 static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = ifb_rule(p, o);
+
+	/* Before the site: nothing the site does changes it. */
+	if (o == OBS_SPLIT)
+		return (struct tse_rule){ batch(p) ? 2 : -1, split_once };
+	/* No kernel, stock included, sends va2's flow to vb: nothing to model. */
+	if (o == OBS_CROSSED)
+		return (struct tse_rule){ p->aggregate ? 0 : -1, own_home };
 
 	if (r.value < 0)
 		return r;
@@ -818,7 +874,7 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 	bool dropped = bpf_site(p);
 
 	/* Nothing passes ifb where the site sends the packet away. */
-	if (r.value < 0 || sent_away(p))
+	if (r.value < 0 || sent_away(p) || o == OBS_SPLIT || o == OBS_CROSSED)
 		return r;
 	if (own_device(p))
 		return own_stock_rule(p, o, r);
@@ -900,12 +956,19 @@ static const struct tse_observer observers[OBS_COUNT] = {
 			 &tse_duplicated, &tse_wrong_device },
 	[OBS_AGG_DELIVERED] = { "aggregate-delivered", "copies vb2's receiver got per packet",
 				&tse_duplicated, &tse_wrong_device },
-	[OBS_TARGET] = { "target", "runs of the plain device va2's egress program per packet (BPF)",
+	[OBS_TARGET] = { "target",
+			 "runs of the egress program of va2, or of vi in a hairpin, per packet (BPF)",
 			 &tse_reclassified, &tse_skipped },
 	[OBS_TARGET_RX] = { "target-rx", "packets vb2 received (veth rx_packets), fences aside",
 			    &tse_duplicated, &tse_not_redirected },
 	[OBS_BACK] = { "back", "packets the sender sent back out of its input device vi (tx)",
 		       &tse_wrong_device, &tse_not_delivered },
+	[OBS_CROSSED] = { "crossed",
+			  "packets of va2's flow vb's ingress counter saw, per packet (BPF)",
+			  &tse_wrong_home, &tse_wrong_home },
+	[OBS_SPLIT] = { "split",
+			"datagrams of either flow vi's ingress program saw, per packet (BPF)",
+			&tse_duplicated, &tse_not_delivered },
 };
 
 /* A failure that shows what stock shows says stock's rule. */
@@ -928,7 +991,7 @@ static void observe(struct tse_test *t, enum tse_obs o, const unsigned int *row,
 	const struct tse_point *p = &t->s->point;
 	struct tse_rule want = correct_rule(p, o), stock = stock_rule(p, o);
 	const struct tse_observer *obs = &observers[o];
-	struct tse_meaning more = { obs->more->word, want.why };
+	struct tse_meaning more = { (want.more ?: obs->more)->word, want.why };
 	struct tse_meaning less = { (want.fewer ?: obs->less)->word, want.why };
 	int n = row ? 1 : t->pkts;
 	char where[40];
@@ -1111,6 +1174,8 @@ static const char *const root_breaker_once =
 static const char *const sent_no_iif = "a packet sent from this host has no input device";
 static const char *const redirect_keeps_iif =
 	"bpf_redirect() to a plain device leaves skb_iif as it was: 0, sent from this host";
+static const char *const redirect_keeps_vi =
+	"bpf_redirect() to a device other than ifb leaves skb_iif alone: vi, where it arrived";
 static const char *const mirred_names_site =
 	"mirred sets skb_iif to the device it runs on, the site's, for every target";
 static const char *const no_breaker =
@@ -1162,9 +1227,10 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	else if (floods(p))
 		h[n++] = (struct field_hook){ TSE_HOOK_MIRROR, OBS_FLOOD, TSE_VD,
 					      "the flood port's peer (vd)" };
-	if (plain_target(p))
-		h[n++] = (struct field_hook){ TSE_HOOK_TARGET, OBS_TARGET, TSE_VA2,
-					      "the plain device's egress (va2)" };
+	if (sent_away(p))
+		h[n++] = (struct field_hook){ TSE_HOOK_TARGET, OBS_TARGET, site_target(p),
+					      hairpin(p) ? "the input device's egress (vi)" :
+							   "the plain device's egress (va2)" };
 	return n;
 }
 
@@ -1259,7 +1325,7 @@ static struct tse_rule plain_iif_rule(struct tse_test *t, const struct field_hoo
 	if (h->hook != TSE_HOOK_TARGET)
 		return arrival_iif(t, sent_no_iif, arrived_by_vi);
 	if (bpf_site(&t->s->point))
-		return arrival_iif(t, redirect_keeps_iif, arrived_by_vi);
+		return arrival_iif(t, redirect_keeps_iif, redirect_keeps_vi);
 	return (struct tse_rule){ t->net.ifindex[site_dev(t, TSE_FLOW_REDIRECTED)],
 				  mirred_names_site };
 }
@@ -1580,9 +1646,9 @@ static void observe_all_fields(struct tse_test *t)
 
 /*
  * The outcomes that end a packet's way come first (a loop, a drop in ifb,
- * the way back out of the input device): they explain every count after
- * them. Then the hooks in the order the packet meets them, then what
- * arrived.
+ * the way back out of the input device, vi's split, a return to the other
+ * device): they explain every count after them. Then the hooks in the
+ * order the packet meets them, then what arrived.
  */
 void tse_grid_judge(struct tse_test *t)
 {
@@ -1598,6 +1664,10 @@ void tse_grid_judge(struct tse_test *t)
 		(copies(p) ? site_fences(t) : 0));
 	/* No program copies a fence: the one thing vi may send is a test packet. */
 	observe(t, OBS_BACK, NULL, (long long)tse_moved(t, TSE_VI).tx);
+	observe(t, OBS_SPLIT, NULL,
+		sum(tse_bpf_row(t, TSE_HOOK_IN, TSE_FLOW_REDIRECTED), t->pkts) +
+		sum(tse_bpf_row(t, TSE_HOOK_IN, TSE_FLOW_SECOND), t->pkts));
+	observe(t, OBS_CROSSED, tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_SECOND), 0);
 	if (p->site != TSE_SITE_ROOT)
 		observe(t, OBS_HOOK, tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED), 0);
 	if (has_clsact(p))
@@ -1624,4 +1694,13 @@ void tse_grid_judge(struct tse_test *t)
 	}
 	observe_links(t);
 	observe_all_fields(t);
+	/*
+	 * Did one batch hold both devices' packets? The gate, where there is
+	 * one, counts the first flow's packets inside ifb at once (in and out
+	 * of one stage): two of them have the second's, sent between them in
+	 * the burst, beside them. Last: it says the test, not the kernel,
+	 * failed to make a batch.
+	 */
+	if (batch(p) && !p->solo && p->stages == TSE_STAGES_ONE)
+		tse_expect_batched(t);
 }

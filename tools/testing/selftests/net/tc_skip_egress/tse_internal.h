@@ -165,6 +165,7 @@ enum tse_stages {
 enum tse_source {
 	TSE_SOURCE_LOCAL,	/* sent from the site's host: no input device */
 	TSE_SOURCE_FORWARDED,	/* forwarded from the origin, in by vi */
+	TSE_SOURCE_BATCH,	/* the same, both flows in one burst: one ifb batch */
 };
 
 struct tse_point {
@@ -192,6 +193,7 @@ struct tse_shape {
 	bool second_output;	/* routed: rb2 - vb2, for what ra's program sends */
 	bool forwarded;		/* the sender forwards what the origin sends it */
 	bool hairpin;		/* a redirect sends it back out of vi, to vo's MAC */
+	bool split_burst;	/* one burst from vo carries both flows; vi splits it */
 };
 
 enum tse_traffic {

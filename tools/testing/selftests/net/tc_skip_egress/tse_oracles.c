@@ -64,10 +64,24 @@ long long tse_background(struct tse_test *t, enum tse_hook hook)
 	return bpf_counters(t)->other[hook] - t->stats.other_before[hook];
 }
 
+/* Whether a check before @last that counted packet by packet failed. */
+static bool failed_per_packet(const struct tse_result *res, const struct tse_check *last)
+{
+	const struct tse_check *c;
+
+	for (c = res->checks; c < last; c++)
+		if (c->total && !tse_check_ok(c))
+			return true;
+	return false;
+}
+
 /*
  * Anything but test packets and fences on the hooks (an MLD report, say)
  * would count as a test packet on the link counters, whose checks would
- * blame the kernel: name the test's own fault first.
+ * blame the kernel: name the test's own fault instead. Judged after the
+ * scenario's checks: where a count per test packet (a BPF counter's row,
+ * a socket's), which noise cannot move, failed, the kernel is at fault,
+ * noise or not, and the first failure keeps the diagnosis.
  */
 void tse_expect_quiet(struct tse_test *t)
 {
@@ -76,14 +90,17 @@ void tse_expect_quiet(struct tse_test *t)
 		"packets not of the test crossed its links while it ran: the test's setup, not the kernel, is at fault"
 	};
 	const __u32 *fence = bpf_counters(t)->fence;
+	struct tse_check *c;
 	long long n = 0;
 	int hook;
 
 	for (hook = 0; hook < TSE_HOOKS; hook++)
 		n += tse_background(t, hook) - (fence[hook] - t->stats.fence_before[hook]);
-	tse_expect(t,
-		   "packets of no test flow on the BPF hooks while the traffic ran (fences aside)",
-		   n, 0, &noisy, &noisy);
+	c = tse_expect(t,
+		       "packets of no test flow on the BPF hooks while the traffic ran (fences aside)",
+		       n, 0, &noisy, &noisy);
+	if (c && !tse_check_ok(c) && !failed_per_packet(t->res, c))
+		t->res->diagnosis = c->word;
 }
 
 void tse_expect_hook(struct tse_test *t, const char *what,

@@ -100,9 +100,9 @@ void tse_exercise(struct tse_test *t)
 	if (t->res->status != TSE_PASS)
 		return;
 	if (!tse_traffic_run(t)) {
-		tse_expect_quiet(t);
 		t->s->judge(t);
 		tse_expect_fields_unset(t);
+		tse_expect_quiet(t);
 		tse_kernel_log_check(t);
 	}
 	t->res->seconds = seconds_since(&t->start);

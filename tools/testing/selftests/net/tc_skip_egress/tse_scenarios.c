@@ -768,14 +768,16 @@ static void judge_resubmit(struct tse_test *t)
 
 #define TSE_GRID(n, site, sends, stages, dev, source, alone, agg)		\
 	{ #n, { .upper = TSE_UPPER_##dev, .ifb_ns = TSE_NS_SENDER,		\
-		.forwarded = TSE_SOURCE_##source == TSE_SOURCE_FORWARDED,	\
+		.forwarded = TSE_SOURCE_##source != TSE_SOURCE_LOCAL,		\
+		.split_burst = TSE_SOURCE_##source == TSE_SOURCE_BATCH,	\
 		.ifb_in = TSE_STAGES_##stages == TSE_STAGES_TWO,		\
 		.monitor = true, .tap = true, .aggregate = agg, .bare = true,	\
 		.target = TSE_SENDS_##sends == TSE_SENDS_PLAIN,			\
 		.target_has_vb_mac = TSE_SENDS_##sends == TSE_SENDS_PLAIN,	\
 		.hairpin = TSE_SENDS_##sends == TSE_SENDS_INPUT },		\
 	  TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_SITE_##site |		\
-	  TSE_F_UPPER_##dev, TSE_UDP,						\
+	  TSE_F_UPPER_##dev,							\
+	  TSE_SOURCE_##source == TSE_SOURCE_BATCH ? TSE_UDP_BURST : TSE_UDP,	\
 	  .copies = TSE_SENDS_##sends == TSE_SENDS_COPY,			\
 	  .point = { TSE_SITE_##site, TSE_SENDS_##sends, TSE_STAGES_##stages,	\
 		     TSE_UPPER_##dev, TSE_SOURCE_##source, alone, agg },		\

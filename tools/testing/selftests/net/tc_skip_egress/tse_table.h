@@ -110,6 +110,16 @@ TSE_GRID(root_qdisc_mirred_hairpin_bond_forwarded_solo, ROOT, INPUT, ONE, BOND, 
 	 true, false)
 TSE_GRID(root_qdisc_mirred_with_clsact_hairpin_bridge_lower_too_forwarded, ROOT_CLSACT, INPUT,
 	 LOWER, BRIDGE, FORWARDED, false, false)
+TSE_GRID(egress_mirred_bond_batch_aggregate, CLSACT_MIRRED, PACKET, ONE, BOND, BATCH,
+	 false, true)
+TSE_GRID(egress_bpf_redirect_macvlan_two_ifb_batch_aggregate, CLSACT_BPF, PACKET, TWO, MACVLAN,
+	 BATCH, false, true)
+TSE_GRID(egress_tcx_redirect_vlan_lower_too_batch_solo_aggregate, TCX, PACKET, LOWER, VLAN,
+	 BATCH, true, true)
+TSE_GRID(root_qdisc_mirred_tunnel_batch_solo_aggregate, ROOT, PACKET, ONE, TUNNEL, BATCH,
+	 true, true)
+TSE_GRID(root_qdisc_mirred_with_clsact_bridge_batch_aggregate, ROOT_CLSACT, PACKET, ONE, BRIDGE,
+	 BATCH, false, true)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,

@@ -10,6 +10,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -463,6 +464,9 @@ static int load_bpf(struct tse_test *t)
 	cfg->ifb_ifindex = t->net.ifindex[TSE_IFB];
 	cfg->ifb_in_ifindex = t->net.ifindex[TSE_IFB_IN];
 	set_target(t, cfg);
+	if (t->s->shape.split_burst)
+		inet_pton(t->family == TSE_V6 ? AF_INET6 : AF_INET, tse_addr(t, TSE_VB2),
+			  cfg->second_daddr);
 	if (test_tc_redirect_ifb__load(t->net.skel))
 		return tse_setup_error(t, "load BPF programs: %s", strerror(errno));
 	return 0;
@@ -505,17 +509,29 @@ static int create_namespaces(struct tse_test *t)
 	return 0;
 }
 
+/*
+ * The device a burst leaves by segments it in software, so that its
+ * datagrams reach the peer's receive queue together: va, or the origin's
+ * vo where the burst is forwarded.
+ */
+static const char *segments(struct tse_test *t, enum tse_dev dev)
+{
+	if ((dev == TSE_VA && t->s->shape.burst_sender) ||
+	    (dev == TSE_VO && t->s->shape.split_burst))
+		return " gso_max_segs 1";
+	return "";
+}
+
 static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 {
-	bool burst = a == TSE_VA && t->s->shape.burst_sender;
 	char peer[128];
 
-	snprintf(peer, sizeof(peer), "peer name %s address %s netns /proc/%d/fd/%d",
-		 tse_dev(t, b), own_mac(t, b), getpid(), t->net.ns[tse_dev_ns(t, b)]);
+	snprintf(peer, sizeof(peer), "peer name %s%s address %s netns /proc/%d/fd/%d",
+		 tse_dev(t, b), segments(t, b), own_mac(t, b), getpid(),
+		 t->net.ns[tse_dev_ns(t, b)]);
 	return tse_queue(t, tse_dev_ns(t, a), TSE_IP,
 			 "link add name %s%s address %s type veth %s\n",
-			 tse_dev(t, a), burst ? " gso_max_segs 1" : "",
-			 own_mac(t, a), peer);
+			 tse_dev(t, a), segments(t, a), own_mac(t, a), peer);
 }
 
 /*

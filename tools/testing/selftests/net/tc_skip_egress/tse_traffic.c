@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Each test datagram carries a magic and a sequence number, so that every
- * packet is counted on its own. A burst is one UDP GSO send that va
- * segments in software: the datagrams reach the next hop's receive queue
- * together and are handled in one softirq run.
+ * packet is counted on its own. A burst is one UDP GSO send that va (or
+ * the origin's vo) segments in software: the datagrams reach the next
+ * hop's receive queue together and are handled in one softirq run.
  *
  * There is no sleep: after sending, wait until every datagram has an
  * outcome (at most TSE_WAIT_MS), then for the fence, so that a late
@@ -274,20 +274,53 @@ static int send_flow(struct tse_test *t, enum tse_flow flow)
 	return 0;
 }
 
-/* All datagrams in one send: UDP GSO cuts it into one per payload. */
+/*
+ * Every second datagram of a split burst is the second flow's (vi's split
+ * readdresses it, tse_split_flows): its magic says so, and the two flows'
+ * sequence numbers run side by side.
+ */
+static void fill_split_payloads(struct tse_payload *p, int n)
+{
+	int i;
+
+	for (i = 0; i < 2 * n; i++) {
+		p[i].magic = htonl(i % 2 ? TSE_SPLIT_MAGIC : TSE_MAGIC);
+		p[i].seq = htonl(i / 2);
+	}
+}
+
+/*
+ * All datagrams in one send: UDP GSO cuts it into one per payload. A split
+ * burst carries both flows' datagrams, in the first flow's send.
+ */
 static int send_burst(struct tse_test *t, enum tse_flow flow)
 {
-	struct tse_payload p[TSE_MAX_PKTS];
-	int fd = t->traffic.tx_sock[flow], size = sizeof(p[0]), off = 0;
+	struct tse_payload p[2 * TSE_MAX_PKTS];
+	int fd = t->traffic.tx_sock[flow], size = sizeof(p[0]), off = 0, n = t->pkts;
 
-	fill_payloads(p, t->pkts, TSE_MAGIC);
+	if (t->s->shape.split_burst) {
+		fill_split_payloads(p, n);
+		n *= 2;
+	} else {
+		fill_payloads(p, n, TSE_MAGIC);
+	}
 	if (setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &size, sizeof(size)))
 		return tse_skip(t, "kernel lacks UDP GSO (UDP_SEGMENT): %s",
 				strerror(errno));
-	if (send_or_drop(t, fd, p, size * t->pkts))
+	if (send_or_drop(t, fd, p, size * n))
 		return -1;
 	return setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &off, sizeof(off)) ?
 	       tse_setup_error(t, "UDP_SEGMENT off: %s", strerror(errno)) : 0;
+}
+
+/* Flow @flow's datagrams: one at a time, in a burst, or in the first's. */
+static int send_datagrams(struct tse_test *t, enum tse_flow flow)
+{
+	if (t->s->traffic != TSE_UDP_BURST)
+		return send_flow(t, flow);
+	if (flow == TSE_FLOW_REDIRECTED)
+		return send_burst(t, flow);
+	return t->s->shape.split_burst ? 0 : send_flow(t, flow);
 }
 
 static void drain(struct tse_test *t, enum tse_flow flow, long long until)
@@ -418,8 +451,7 @@ static int run_datagrams(struct tse_test *t)
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
 		if (!t->traffic.sends[flow])
 			continue;
-		if (t->s->traffic == TSE_UDP_BURST && flow == TSE_FLOW_REDIRECTED ?
-		    send_burst(t, flow) : send_flow(t, flow))
+		if (send_datagrams(t, flow))
 			return -1;
 	}
 	wait_outcomes(t);
