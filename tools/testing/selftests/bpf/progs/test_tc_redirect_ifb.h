@@ -44,7 +44,7 @@ enum tse_hook {
 	TSE_HOOK_IFB,		/* ifb's own egress: every entry into ifb */
 	TSE_HOOK_IFB_IN,	/* the same on a second ifb, fed from ingress */
 	TSE_HOOK_PEER,		/* the receiving device's ingress */
-	TSE_HOOK_IN,		/* a router's input device, ingress */
+	TSE_HOOK_IN,		/* a router's input device, ingress; vi's, splitting a burst */
 	TSE_HOOK_LOWER,		/* the lower device's egress under a stacked one */
 	TSE_HOOK_REINJECT,	/* the root qdisc of the device ifb returns to */
 	TSE_HOOK_BACK,		/* a router's input device, egress */

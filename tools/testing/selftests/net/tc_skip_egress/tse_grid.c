@@ -732,7 +732,7 @@ static const char *const own_home =
 /* What a correct kernel shows @o in row @p, and why; -1 where it does not apply. */
 static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 {
-	struct tse_rule r = ifb_rule(p, o);
+	struct tse_rule r;
 
 	/* Before the site: nothing the site does changes it. */
 	if (o == OBS_SPLIT)
@@ -740,7 +740,7 @@ static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 	/* No kernel, stock included, sends va2's flow to vb: nothing to model. */
 	if (o == OBS_CROSSED)
 		return (struct tse_rule){ p->aggregate ? 0 : -1, own_home };
-
+	r = ifb_rule(p, o);
 	if (r.value < 0)
 		return r;
 	if (plain_target(p))
