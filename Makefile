@@ -9,11 +9,12 @@
 #   make stress        cleanup, parallel, repeat, warnings, bad input (slow)
 #   make overlay       put the suite into $(KDIR) and list it in net/Makefile
 #
-# KDIR is a kernel tree; by default Debian's linux-source-6.12, extracted
-# under build/. The suite's files are copied into it (the "overlay"); every
+# KDIR is a kernel tree; by default the first line of scripts/lines, from
+# Debian's linux-source package, extracted under build/. The suite's files are copied into it (the "overlay"); every
 # build then runs under the tree's own lib.mk.
 
-KDIR ?= $(CURDIR)/build/linux-source-6.12
+LINE := $(shell awk '!/^\#/ && NF { print $$1; exit }' scripts/lines)
+KDIR ?= $(CURDIR)/build/linux-source-$(LINE)
 BUILD ?= $(CURDIR)/build
 OUT := $(BUILD)/net/tc_skip_egress
 SELFTESTS := $(KDIR)/tools/testing/selftests

@@ -18,14 +18,15 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-TARBALL=/usr/src/linux-source-6.12.tar.xz
 
 # The suite and its test_progs front end: compilers, libbpf's and bpftool's
-# build needs, iproute2, the 6.12 tree (scripts/kdir.sh extracts it with
-# tar and xz), rsync (make overlay), util-linux (unshare, nsenter) and
-# procps; jq reads test_progs' JSON summary (mk/test_progs-tap.sh).
+# build needs, iproute2, xz-utils (scripts/trees.sh extracts the kernel
+# tree from Debian's package with it; apt-get downloads the package),
+# rsync (make overlay), util-linux (unshare, nsenter) and procps; jq reads
+# test_progs' JSON summary (mk/test_progs-tap.sh); openssl makes the
+# signing certificate test_progs embeds from 7.x on (mk/test_progs.mk).
 SUITE=(make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcap-dev
-       iproute2 util-linux procps xz-utils rsync linux-source-6.12 jq)
+       iproute2 util-linux procps xz-utils rsync jq openssl)
 # Kernel builds (vm/build-kernel.sh: a git working copy of the tree; flex,
 # bison, bc, perl and libssl-dev for the kernel's own build), qemu, and
 # ccache, which keeps compiled objects across clones (vm/lib.sh, vm_kmake). The
@@ -96,36 +97,20 @@ has()
 	return 1
 }
 
-# Whether the 6.12 tarball is wanted and absent. scripts/kdir.sh extracts
-# it only into the default KDIR, and only once; any other KDIR it takes as
-# it is (and says so if it is no kernel tree).
-tarball_missing()
-{
-	local def=${BUILD:-$TOP/build}/linux-source-6.12
-
-	[ "${KDIR:-$def}" = "$def" ] && [ ! -f "$def/Makefile" ] && [ ! -f "$TARBALL" ]
-}
-
 # "WHAT (Debian: PACKAGE)" for each thing missing of the packages given,
 # joined with ", ": what the reader must provide, and the Debian package
-# to find its own distribution's name by. The tarball's way out, a KDIR of
-# one's own, comes last, for the list to read as one.
+# to find its own distribution's name by. (The kernel tree is KDIR's:
+# scripts/trees.sh says so where it cannot fetch one.)
 missing_things()
 {
-	local p t out='' kdir=''
+	local p t out=''
 
 	for p in "$@"; do
-		if [ "$p" = linux-source-6.12 ]; then
-			tarball_missing || continue
-			out+=", $TARBALL (Debian: $p)"
-			kdir="; or set KDIR to a 6.12 kernel tree"
-			continue
-		fi
 		for t in $(provides "$p"); do
 			has "$t" || { t=${t%%|*}; out+=", ${t#*:} (Debian: $p)"; }
 		done
 	done
-	echo "${out#, }$kdir"
+	echo "${out#, }"
 }
 
 # Another distribution: nothing is installed, what is missing is named.

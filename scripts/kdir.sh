@@ -1,22 +1,46 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Make sure KDIR is a kernel tree with its libbpf and bpftool built into
-# $BUILD; extract Debian's linux-source-6.12 when KDIR is the default.
+# $BUILD. A default tree ($BUILD/linux-source-LINE, LINE one of
+# scripts/lines) is made from Debian's package when missing
+# (scripts/trees.sh); any other KDIR is taken as it is. What $BUILD holds
+# was built against one tree: when KDIR names another, it is built anew.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kdir=$1
 build=${BUILD:?}
-tarball=/usr/src/linux-source-6.12.tar.xz
 
-if [ ! -f "$kdir/Makefile" ] && [ "$kdir" = "$build/linux-source-6.12" ]; then
-	echo "kdir: extracting $tarball"
+# The default trees are made here; the suite's own build needs nothing
+# else of the package.
+make_default_tree()
+{
+	local line=${kdir##*/linux-source-}
+
+	[ -f "$kdir/Makefile" ] && return 0
+	[ "$kdir" = "$build/linux-source-$line" ] && line_known "$line" || return 0
+	"$(dirname "$0")/trees.sh" "$line" "$kdir" >/dev/null
+}
+
+# libbpf, bpftool and the suite's objects in $build come from one tree:
+# the stamp names it (path and release); another empties them.
+forget_other_tree()
+{
+	local stamp=$build/.kdir now
+
+	now="$(cd "$kdir" && pwd) $(tree_release "$kdir")"
+	[ "$(cat "$stamp" 2>/dev/null)" = "$now" ] && return 0
+	[ -f "$stamp" ] && log "KDIR is now $now: building libbpf, bpftool and the suite anew"
+	rm -rf "$build/libbpf" "$build/bpftool" "$build/net" "$build/test_progs"
 	mkdir -p "$build"
-	tar -C "$build" -xf "$tarball"
-fi
+	echo "$now" > "$stamp"
+}
+
+make_default_tree
 if [ ! -f "$kdir/Makefile" ] || [ ! -f "$kdir/tools/testing/selftests/lib.mk" ]; then
 	DIE_STATUS=2 die "KDIR=$kdir is not a kernel tree with tools/testing/selftests"
 fi
+forget_other_tree
 if [ ! -f "$build/libbpf/libbpf.a" ]; then
 	echo "kdir: building libbpf from $kdir"
 	mkdir -p "$build/libbpf"
