@@ -14,16 +14,18 @@ TARGET=net/tc_skip_egress
 . "$(dirname "$0")/lib.sh"
 
 # net/Makefile: the program in TEST_GEN_PROGS, before lib.mk is included,
-# and the rule that builds it, after bpf.mk (which defines BPFOBJ, net's
-# libbpf, and SCRATCH_DIR, where its headers are installed).
+# and the rule that builds it at the end. net's own libbpf (BPFOBJ, its
+# headers in SCRATCH_DIR; from bpf.mk since 6.6, in the Makefile itself
+# before) serves it where the Makefile has one; else the suite builds its
+# own.
 list_in_net()
 {
-	local mk=$SELFTESTS/net/Makefile prog=${TARGET#net/}/${TARGET#net/}
+	local mk=$SELFTESTS/net/Makefile prog=${TARGET#net/}/${TARGET#net/} libbpf=0
 
 	grep -q "^TEST_GEN_PROGS += $prog\$" "$mk" && return 0
 	grep -qx 'include ../lib.mk' "$mk" || die "$mk has no 'include ../lib.mk' line"
-	grep -qx 'include bpf.mk' "$mk" || die "$mk has no 'include bpf.mk' line"
-	awk -v p="$prog" -v d="${TARGET#net/}" '
+	grep -qx 'include bpf.mk' "$mk" || grep -q '^BPFOBJ :=' "$mk" && libbpf=1
+	awk -v p="$prog" -v d="${TARGET#net/}" -v libbpf=$libbpf '
 		$0 == "include ../lib.mk" {
 			print "# " d " has its own folder and Makefile; built below."
 			print "TEST_GEN_PROGS += " p
@@ -32,12 +34,16 @@ list_in_net()
 		{ print }
 		END {
 			print ""
-			print "$(OUTPUT)/" p ": $(BPFOBJ) \\"
+			print "$(OUTPUT)/" p ":" (libbpf ? " $(BPFOBJ)" : "") " \\"
 			print "\t\t$(wildcard " d "/*.[ch] " d "/Makefile \\"
 			print "\t\t\t   ../bpf/progs/test_tc_redirect_ifb.[ch])"
 			print "\t$(Q)mkdir -p $(OUTPUT)/" d
-			print "\t$(Q)$(MAKE) -C " d " OUTPUT=$(OUTPUT)/" d " \\"
-			print "\t\tLIBBPF_A=$(BPFOBJ) LIBBPF_INC=$(SCRATCH_DIR)/include"
+			if (libbpf) {
+				print "\t$(Q)$(MAKE) -C " d " OUTPUT=$(OUTPUT)/" d " \\"
+				print "\t\tLIBBPF_A=$(BPFOBJ) LIBBPF_INC=$(SCRATCH_DIR)/include"
+			} else {
+				print "\t$(Q)$(MAKE) -C " d " OUTPUT=$(OUTPUT)/" d
+			}
 			print ""
 			print ".PHONY: clean_" d
 			print "clean: clean_" d
@@ -46,13 +52,14 @@ list_in_net()
 		}' "$mk" > "$mk.tse" && mv "$mk.tse" "$mk"
 }
 
-# bpf/Makefile: the library's sources join test_progs' extra sources,
-# before its runners are defined (the line that lists its extra files).
+# bpf/Makefile: the library's sources join test_progs' extra sources
+# just before its runners are defined (the first DEFINE_TEST_RUNNER line,
+# the same from 6.1 to 7.3), after the runner's own list is set.
 link_in_bpf()
 {
 	local mk=$SELFTESTS/bpf/Makefile anchor
 
-	anchor='TRUNNER_EXTRA_FILES := $(OUTPUT)/urandom_read $(OUTPUT)/bpf_testmod.ko	\'
+	anchor='$(eval $(call DEFINE_TEST_RUNNER,test_progs))'
 	grep -q '^TSE_DIR := ' "$mk" && return 0
 	grep -qxF "$anchor" "$mk" || die "$mk has no line '$anchor'"
 	awk -v anchor="$anchor" -v d="$TARGET" '
@@ -66,6 +73,7 @@ link_in_bpf()
 			print "$(foreach d,$(OUTPUT) $(addprefix $(OUTPUT)/,no_alu32 cpuv4 bpf_gcc), \\"
 			print "\t$(TSE_SOURCES:%.c=$(d)/%.o)): $(OUTPUT)/test_tc_redirect_ifb.skel.h \\"
 			print "\t$(wildcard $(TSE_DIR)/*.h)"
+			print ""
 			done = 1
 		}
 		{ print }' "$mk" > "$mk.tse" && mv "$mk.tse" "$mk"
@@ -143,14 +151,13 @@ fi
 
 list_in_net
 link_in_bpf
-# bpf/config sets its options =y. VETH, VLAN_8021Q and NAMESPACES (so
-# NET_NS) are in every config.<arch> of 6.12 already; BONDING and PACKET
-# in x86_64's. 6.12's bpf/config has BRIDGE, NET_IPIP and IPV6_TUNNEL,
-# net/config NET_IPIP and NET_ACT_GACT (=m).
+# bpf/config sets its options =y; VETH, VLAN_8021Q and NAMESPACES (so
+# NET_NS) are in every tree's config.<arch> already. An option a fragment
+# has already, as y or m, is left as it is.
 add_options "$SELFTESTS/bpf/config" sorted \
 	IFB=y NET_ACT_MIRRED=y NET_ACT_GACT=y NET_CLS_ACT=y NET_CLS_BPF=y \
 	NET_CLS_U32=y NET_SCH_HTB=y NET_SCH_INGRESS=y NET_SCH_PRIO=y \
 	NET_SCH_TBF=y MACVLAN=y BONDING=y NET_IPIP=y IPV6_TUNNEL=y PACKET=y
-# net/config is not sorted in 6.12; its tc options are modules.
+# net/config is not kept sorted; its tc options are modules.
 add_options "$SELFTESTS/net/config" appended \
 	NET_CLS_ACT=y NET_SCH_TBF=m NET_IPIP=y IPV6_TUNNEL=y PACKET=y
