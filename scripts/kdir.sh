@@ -23,15 +23,18 @@ make_default_tree()
 }
 
 # libbpf, bpftool and the suite's objects in $build come from one tree:
-# the stamp names it (path and release); another empties them.
+# the stamp names it (path and release); another empties them. With no
+# stamp yet, what is there is taken as this tree's (series-check puts
+# the libbpf and bpftool of the same sources there first).
 forget_other_tree()
 {
 	local stamp=$build/.kdir now
 
 	now="$(cd "$kdir" && pwd) $(tree_release "$kdir")"
-	[ "$(cat "$stamp" 2>/dev/null)" = "$now" ] && return 0
-	[ -f "$stamp" ] && log "KDIR is now $now: building libbpf, bpftool and the suite anew"
-	rm -rf "$build/libbpf" "$build/bpftool" "$build/net" "$build/test_progs"
+	[ "$(cat "$stamp" 2>/dev/null || echo "$now")" = "$now" ] || {
+		log "KDIR is now $now: building libbpf, bpftool and the suite anew"
+		rm -rf "$build/libbpf" "$build/bpftool" "$build/net" "$build/test_progs"
+	}
 	mkdir -p "$build"
 	echo "$now" > "$stamp"
 }

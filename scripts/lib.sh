@@ -47,6 +47,12 @@ lines_all()
 	awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " } END { print "" }' "$LINES_FILE"
 }
 
+# The stable lines: all but the first.
+lines_stable()
+{
+	awk '!/^#/ && NF && n++ { printf "%s%s", sep, $1; sep = " " } END { print "" }' "$LINES_FILE"
+}
+
 line_first()
 {
 	awk '!/^#/ && NF { print $1; exit }' "$LINES_FILE"

@@ -4,7 +4,10 @@
 # Make the kernel tree of a line (scripts/lines) from Debian's package.
 #
 #   scripts/trees.sh LINE [DIR]
+#   scripts/trees.sh --tarball LINE
 #
+# --tarball prints the path of the package's pristine tarball, kept in
+# the cache beside the .deb (vm/series.sh takes clean files from it).
 # DIR is where the tree goes, by default $BUILD/linux-source-LINE; its
 # path is printed. A tree already there is taken as it is. The package is
 # fetched with apt-get download into TREES_CACHE (default
@@ -43,12 +46,12 @@ apt_for()
 	shift
 
 	if [ -z "$suite" ]; then
-		apt-get -q "$@"
+		apt-get -q -o APT::Sandbox::User=root "$@"
 		return
 	fi
 	mkdir -p "$priv/lists/partial"
 	echo "deb [signed-by=$KEYRING] $(archive_uri) $suite main" > "$priv/sources.list"
-	apt-get -q -o Dir::Etc::sourcelist="$priv/sources.list" \
+	apt-get -q -o APT::Sandbox::User=root -o Dir::Etc::sourcelist="$priv/sources.list" \
 		-o Dir::Etc::sourceparts=/nonexistent \
 		-o Dir::State::Lists="$priv/lists" \
 		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= "$@"
@@ -71,9 +74,27 @@ fetch_deb()
 	echo "$deb"
 }
 
+# The package's tarball, taken out of its .deb once, into CACHE.
+tarball()
+{
+	local line=$1 pkg deb tar
+
+	line_known "$line" || usage 2 "no kernel line '$line' (lines: $(lines_all))"
+	pkg=$(line_field "$line" 2)
+	deb=$(fetch_deb "$pkg" "$(line_field "$line" 3)")
+	tar=${deb%.deb}.tar.xz
+	if [ ! -f "$tar" ]; then
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$pkg.tar.xz" > "$tar.tmp" &&
+			mv "$tar.tmp" "$tar" || { rm -f "$tar.tmp"; die "cannot take $pkg.tar.xz from $deb"; }
+	fi
+	echo "$tar"
+}
+
 main()
 {
 	local line=${1:-} dir=${2:-} pkg suite deb tmp
+
+	[ "$line" = --tarball ] && { tarball "$dir"; return; }
 
 	line_known "$line" || usage 2 "no kernel line '$line' (lines: $(lines_all))"
 	dir=${dir:-${BUILD:-$TOP/build}/linux-source-$line}

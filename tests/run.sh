@@ -9,13 +9,16 @@
 # CHECK_STRESS=0 the light stress run (tests/stress.sh, see t_stress).
 # CHECK_BENCH=0 the fast-path gate (make bench-check, in the VM part);
 # CHECK_SERIES=0 make series-check (in the VM part);
-# CHECK_LTS=1 adds make vmtest-lts, the 6.1 line and its backport (in the VM
-# part; .ci/run sets it): its two cold kernels would take make check past
-# its budget of 25 minutes on a new 2-core machine (docs/checkers.md).
+# CHECK_LTS=1 adds make vmtest-lts, the stable lines and their backports
+# (in the VM part; .ci/run sets it): their cold kernels would take make
+# check past its budget of 30 minutes on a new 2-core machine
+# (docs/checkers.md).
 # CHECK_RUN_LIMIT (default 60) is the bound on the suite's run, in seconds.
 # No -e: every check takes its commands' statuses and judges them.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib.sh"
+LINE=$(line_first)
 
 run_suite()
 {
@@ -154,8 +157,8 @@ t_test_progs_agrees()
 	fi
 }
 
-# The VM part's four kernels (6.12 and 6.1, stock and fix), built while
-# the host part runs, niced below it: the host part mostly waits on its
+# The VM part's kernels (stock and fix of the first line, and with
+# CHECK_LTS of each stable line), built while the host part runs, niced below it: the host part mostly waits on its
 # network tests, and the builds are most of the VM part's CPU time. The
 # two lines build side by side (docs/checkers.md has the figures; the
 # whole run is CPU-bound either way). Only a cache: each VM step still
@@ -163,11 +166,12 @@ t_test_progs_agrees()
 # clone or in the image cache another clone filled, or built there after
 # all, under the same build lock) and judges its own runs;
 # what this job prints is in $OUT/prebuild, for a step that fails. Its
-# 6.1 builds take the 6.1 tree's lock, not the 6.12 line's: series-check,
-# which needs the 6.12 tree and builds no kernel when the fix's image is
-# the series' (measured: it waited for the whole 6.1 stock build), must
-# not queue behind them. Once the 6.12 images are there it niced itself
-# again: the 6.12 VM steps come first, the 6.1 builds take what they
+# stable lines' builds take a lock of their own, not the first line's:
+# series-check, which needs the first line's tree and builds no kernel
+# when the fix's image is the series' (measured: it waited for a whole
+# stable stock build), must not queue behind them. Once the first line's
+# images are there it niced itself again: its VM steps come first, the
+# stable lines' builds take what they
 # leave, and a guest never waits behind a compiler (under emulation a
 # starved guest costs twice its CPU time: docs/vm.md).
 # setsid gives it a session of its own, which the kernel's autogroups
@@ -194,17 +198,17 @@ vm_prebuild()
 		group_nice $$ 19
 		[ "$1" = 0 ] || {
 			VM_LOCK=$3 "$0/vm/vmtest-lts.sh" --build
-			echo "prebuild: 6.1 tree, stock and fix, exit $? ($SECONDS s)"
+			echo "prebuild: stable lines, stock and fix, exit $? ($SECONDS s)"
 		} &
 		"$0/vm/vmtest.sh" --build stock fix
-		echo "prebuild: 6.12 stock and fix, exit $? ($SECONDS s)"
+		echo "prebuild: first line stock and fix, exit $? ($SECONDS s)"
 		group_nice $$ 19
 		[ "$2" = 0 ] || {
 			"$0/vm/build-kernel.sh" --tree
-			echo "prebuild: 6.12 git copy for series-check, exit $? ($SECONDS s)"
+			echo "prebuild: first line git copy for series-check, exit $? ($SECONDS s)"
 		}
 		wait' \
-		"$TOP" "${CHECK_LTS:-0}" "${CHECK_SERIES:-1}" "$TOP/build/vm-6.1/src.lock" \
+		"$TOP" "${CHECK_LTS:-0}" "${CHECK_SERIES:-1}" "$TOP/build/vm-lts.lock" \
 		>"$OUT/prebuild" 2>&1 &
 	PREBUILD=$!
 }
@@ -241,7 +245,7 @@ bg_join()
 	done <"$OUT/bg-$1"
 }
 
-# Once the host part is done, and again once only the 6.1 step is left,
+# Once the host part is done, and again once only the stable lines are left,
 # nothing of ours is left for the prebuild to yield to: the VM steps wait
 # for its images, so it runs at their priority (other users' jobs on a
 # shared machine would starve a niced build).
@@ -268,12 +272,14 @@ vm_prebuild_wait()
 VM_RESULTS=${VM_RESULTS:-$TOP/build/vm/results}
 
 # The suite must tell kernels apart: on a stock and on a fixed (fix, the
-# reference fix of vm/kernels/fix/) kernel, built from source and booted in qemu, the verdicts must be those
-# of vm/expected-matrix.txt, and test_progs must agree with kselftest.
+# reference fix of vm/kernels/fix/) kernel of the first line, built from
+# source and booted in qemu, the verdicts must be those of its expected
+# matrix (vm/expected-matrix-LINE.txt), and test_progs must agree with
+# kselftest.
 t_vm_matrix()
 {
 	if VM_RESULTS=$VM_RESULTS "$TOP/vm/vmtest.sh" stock fix >"$OUT/vm" 2>&1; then
-		pass "VM matrix for stock and fix matches vm/expected-matrix.txt"
+		pass "VM matrix for stock and fix matches vm/expected-matrix-$LINE.txt"
 	else
 		fail "VM matrix for stock and fix differs from the expected one"
 	fi
@@ -288,6 +294,32 @@ t_vm_test_progs_matrix()
 		fail "test_progs in VMs differs from the expected matrix"
 		sed 's/^/# /' "$OUT/vmtp" | tail -25
 	fi
+}
+
+# Each line's series (vm/kernels/fix/ on the first, the backport
+# fix-LINE/ on the others) applies to that line's tree with no fuzz
+# (vm/mainline-check.sh): a Debian point release that moves the code
+# under a patch turns main red here. A stable line's tree is checked where
+# it is (make vmtest-lts makes them).
+t_series_applies()
+{
+	local line kdir dir out
+
+	for line in $(lines_all); do
+		kdir=$TOP/build/linux-source-$line
+		dir=fix-$line
+		if [ "$line" = "$LINE" ]; then
+			kdir=${KDIR:-$kdir}
+			dir=fix
+		fi
+		[ -f "$kdir/Makefile" ] || continue
+		if out=$("$TOP/vm/mainline-check.sh" "$kdir" "$TOP/vm/kernels/$dir" 2>&1); then
+			pass "vm/kernels/$dir applies to $(tree_release "$kdir") with no fuzz"
+		else
+			fail "vm/kernels/$dir does not apply to $(tree_release "$kdir") as it is"
+			grep -v '^alone: applies' <<< "$out" | sed 's/^/# /'
+		fi
+	done
 }
 
 # Runs make TARGET ($1) into $OUT/TARGET and passes with $2 or fails with
@@ -318,7 +350,7 @@ t_bench_check()
 	grep '^bench-check: \(fast path\|FAIL\|.*missing\|.*expected\)' "$OUT/bench-check" | sed 's/^/# /'
 }
 
-# make series-check: the series applies to a clean 6.12.117, checkpatch
+# make series-check: the series applies to the first line's clean tree, checkpatch
 # --strict is clean on every patch, the kernel and both front ends build
 # from it, and every test passes in its VM. Run here so that a warning
 # added to the suite turns main red at once, not at the next posting.
@@ -332,14 +364,14 @@ t_series_check()
 		grep -E 'FAIL|WARNING|ERROR|CHECK:' "$OUT/series-check" | head -n 20 | sed 's/^/# /'
 }
 
-# make vmtest-lts: stock 6.1 and the backport (vm/kernels/fix-6.1/), built
-# from linux-source-6.1, give vm/expected-matrix-6.1.txt in both front ends.
-# Two more kernel builds: about 9 minutes cold on a quiet 2-core machine.
+# make vmtest-lts: on each stable line, stock and the backport
+# (vm/kernels/fix-LINE/), built from linux-source-LINE, give
+# vm/expected-matrix-LINE.txt in both front ends.
 t_vm_lts()
 {
 	VM_JOBS=1 make_step vmtest-lts \
-		"stock 6.1 and the backport match vm/expected-matrix-6.1.txt, both front ends" \
-		"the 6.1 line differs from vm/expected-matrix-6.1.txt or did not run" ||
+		"stock and the backport of each stable line ($(lines_stable)) match their expected matrices, both front ends" \
+		"a stable line differs from its expected matrix or did not run" ||
 		sed 's/^/# /' "$OUT/vmtest-lts" | tail -25
 }
 
@@ -385,14 +417,15 @@ main()
 	t_bounded
 	t_cleans_up
 	t_test_progs_agrees
+	t_series_applies
 	# The checks above, fed broken input, must fail (tests/selftest.sh).
 	selftests
 	. "$TOP/tests/docs-check.sh"
 	[ "${CHECK_STRESS:-1}" != 0 ] && t_stress
 	if [ "${CHECK_VM:-1}" != 0 ]; then
-		# Its 6.12 builds are what the VM steps wait for; once done
-		# (cached images: before the host part ends), it stays below.
-		grep -q '^prebuild: 6.12' "$OUT/prebuild" 2>/dev/null || vm_prebuild_unnice
+		# Its first line's builds are what the VM steps wait for; once
+		# done (cached images: before the host part ends), it stays below.
+		grep -q '^prebuild: first line' "$OUT/prebuild" 2>/dev/null || vm_prebuild_unnice
 		VM_JOBS=1 bg_start vmtp t_vm_test_progs_matrix
 		VM_JOBS=1 t_vm_matrix
 		bg_join vmtp

@@ -227,7 +227,7 @@ compare_awk()
 
 st_compare()
 {
-	cp "$TOP/vm/expected-matrix.txt" "$ST/exp"
+	cp "$TOP/vm/expected-matrix-6.12.txt" "$ST/exp"
 	: >"$ST/empty"
 	grep -v '^#' "$ST/exp" | awk 'NF { print $1, $2 }' >"$ST/stock"
 	sed '2s/ [^ ]*$/ pass-or-not/' "$ST/stock" >"$ST/stock-changed"
@@ -934,7 +934,7 @@ series_matrix()
 
 st_series_matrix()
 {
-	grep -v '^#' "$TOP/vm/expected-matrix.txt" | awk 'NF { $1 = $1; print }' >"$ST/sm-expected"
+	grep -v '^#' "$TOP/vm/expected-matrix-6.12.txt" | awk 'NF { $1 = $1; print }' >"$ST/sm-expected"
 	series_matrix >"$ST/sm-letter"
 	expect pass "series cover letter, its matrix has the columns it names: stock seed iif both fix" \
 		grep -qx 'test stock seed iif both fix' "$ST/sm-letter"
@@ -1938,6 +1938,35 @@ st_image_cache()
 			$TOP/vm/build-kernel.sh --key stock)\" ]"
 }
 
+# vm/mainline-check.sh: a series that applies cleanly passes, one that
+# needs fuzz or stops fails.
+st_mainline_check()
+{
+	local d=$ST/mc
+
+	mkdir -p "$d/tree/net" "$d/p"
+	printf 'a\nb\nc\nd\ne\nf\ng\n' >"$d/tree/net/x.c"
+	cat >"$d/p/0001-x.patch" <<-'EOF'
+	--- a/net/x.c
+	+++ b/net/x.c
+	@@ -2,5 +2,6 @@
+	 b
+	 c
+	 d
+	+new
+	 e
+	 f
+	EOF
+	expect pass "mainline-check, a series made against the tree" \
+		"$TOP/vm/mainline-check.sh" "$d/tree" "$d/p"
+	printf 'a\nB\nc\nd\ne\nf\ng\n' >"$d/tree/net/x.c"
+	expect fail "mainline-check, a series that needs fuzz" \
+		"$TOP/vm/mainline-check.sh" "$d/tree" "$d/p"
+	printf 'a\nB\nc\nD\ne\nF\ng\n' >"$d/tree/net/x.c"
+	expect fail "mainline-check, a series that does not apply" \
+		"$TOP/vm/mainline-check.sh" "$d/tree" "$d/p"
+}
+
 selftests()
 {
 	local g
@@ -1950,7 +1979,8 @@ selftests()
 		  stress_bad_input vmtest_save host_checks kmsg_writer kmsg_private \
 		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
-		  kernel_compare bisect_observe header_adds layers image_cache run_vm_banner; do
+		  kernel_compare bisect_observe header_adds layers image_cache run_vm_banner \
+		  mainline_check; do
 		"st_$g"
 	done
 	selftests_cleanup

@@ -18,17 +18,36 @@
 set -o pipefail
 . "$(dirname "$0")/lib.sh"
 
+# Debian's newest amd64 image of a line, "KVER" as in the package's
+# name: the registry's, not a version written here (a point release
+# replaces the one before it). Looked up once more after apt-get update.
+newest_kver()
+{
+	local re=$1 kver
+
+	kver=$(apt-cache pkgnames linux-image- 2>/dev/null | sed -n "s/^linux-image-\($re\)\$/\1/p" |
+		sort -V | tail -n 1)
+	if [ -z "$kver" ]; then
+		apt-get -q -o DPkg::Lock::Timeout=300 update >/dev/null 2>&1
+		kver=$(apt-cache pkgnames linux-image- 2>/dev/null |
+			sed -n "s/^linux-image-\($re\)\$/\1/p" | sort -V | tail -n 1)
+	fi
+	[ -n "$kver" ] || die "no Debian image of line $DISTRO_LINE in the registry"
+	echo "$kver"
+}
+
 DISTRO_LINE=${DISTRO_LINE:-6.12}
 case $DISTRO_LINE in
 6.12)
-	readonly KVER=6.12.117+deb12-amd64
-	readonly ABI=6.12.117+deb12
+	KVER=$(newest_kver '6\.12\.[0-9]*+deb12-amd64') || exit 1
+	readonly KVER ABI=${KVER%-amd64}
 	readonly PKGS=("linux-image-$KVER" "linux-headers-$KVER" "linux-headers-$ABI-common"
 		       "linux-kbuild-$ABI" busybox-static)
 	DISTRO_DIR=${DISTRO_DIR:-$VM_ROOT/build/distro}
 	;;
 6.1)
-	readonly KVER=6.1.0-57-amd64
+	KVER=$(newest_kver '6\.1\.0-[0-9]*-amd64') || exit 1
+	readonly KVER
 	readonly PKGS=("linux-image-$KVER" busybox-static)
 	DISTRO_DIR=${DISTRO_DIR:-$VM_ROOT/build/distro-6.1}
 	;;

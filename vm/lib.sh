@@ -9,7 +9,7 @@
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_ROOT=$(cd "$VM_DIR/.." && pwd)
 VM_BUILD=${VM_BUILD:-$VM_ROOT/build/vm}
-KDIR=${KDIR:-$VM_ROOT/build/linux-source-6.12}
+KDIR=${KDIR:-$VM_ROOT/build/linux-source-7.3}
 VM_FRAGMENT=${VM_FRAGMENT:-$VM_ROOT/tools/testing/selftests/net/tc_skip_egress/config}
 VM_SUITE=${VM_SUITE:-$VM_ROOT/build/net/tc_skip_egress/tc_skip_egress}
 VM_EXTRA_CONFIG=${VM_EXTRA_CONFIG:-}
@@ -50,22 +50,20 @@ vm_lock()
 }
 
 # The kernel line of the tree at $1 (default KDIR), from its Makefile:
-# "6.12" or "6.1". Anything else is refused with one line: its verdicts
-# would be compared with another line's expected matrix. The line names
-# the tree by the variable that gave it, $2 (default KDIR: KDIR_LTS for
-# vmtest-lts.sh).
+# one of scripts/lines.sh's. Anything else is refused with one line: its
+# verdicts would be compared with another line's expected matrix. The
+# line names the tree by the variable that gave it, $2 (default KDIR:
+# KDIR_LTS for vmtest-lts.sh).
 vm_kernel_line()
 {
 	local kdir=${1:-$KDIR} var=${2:-KDIR} v
 
 	[ -f "$kdir/Makefile" ] || die "no kernel tree at $var=$kdir"
-	v=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
-		$1 == "SUBLEVEL" { print v "." p "." $2; exit }' "$kdir/Makefile")
-	case $v in
-	6.12.*)	echo 6.12 ;;
-	6.1.*)	echo 6.1 ;;
-	*)	die "$var=$kdir is Linux ${v:-of no version}: the VM runner knows 6.12 and 6.1 only" ;;
-	esac
+	v=$(tree_line "$kdir")
+	if ! line_known "$v"; then
+		die "$var=$kdir is Linux ${v:-of no version}: the VM runner knows $(lines_all) only"
+	fi
+	echo "$v"
 }
 
 # The expected matrix of the line at KDIR.
@@ -74,31 +72,50 @@ vm_expected_matrix()
 	local line
 
 	line=$(vm_kernel_line) || return 1
-	case $line in
-	6.12)	echo "$VM_DIR/expected-matrix.txt" ;;
-	*)	echo "$VM_DIR/expected-matrix-$line.txt" ;;
-	esac
+	echo "$VM_DIR/expected-matrix-$line.txt"
 }
 
-# Patches for a variant, in the order they are applied. On the 6.1 line
-# only stock and fix (the backport, vm/kernels/fix-6.1/) exist.
+# The line whose kernels the 2021 series (seed, iif, both) and the
+# mutants (vm/mutants/, based on its fix) are written for.
+VM_MUTANT_LINE=6.12
+
+# The fix's patches on a line: the series as posted (vm/kernels/fix/) on
+# the first line, the backport (vm/kernels/fix-LINE/) on the others.
+vm_fix_dir()
+{
+	if [ "$1" = "$(line_first)" ]; then
+		echo "$VM_DIR/kernels/fix"
+	else
+		echo "$VM_DIR/kernels/fix-$1"
+	fi
+}
+
+# The kernels a line builds when none are named: stock and fix, and on
+# VM_MUTANT_LINE the 2021 series' too.
+vm_line_variants()
+{
+	if [ "$1" = "$VM_MUTANT_LINE" ]; then
+		echo stock seed iif both fix
+	else
+		echo stock fix
+	fi
+}
+
+# Patches for a variant, in the order they are applied: git format-patch
+# mails, applied in name order. Only VM_MUTANT_LINE has the 2021 series'
+# variants.
 vm_variant_patches()
 {
 	local line
 
 	line=$(vm_kernel_line) || return 1
-	if [ "$line" != 6.12 ]; then
-		case $1 in
-		stock)	return 0 ;;
-		fix)	echo "$VM_DIR"/kernels/fix-"$line"/*.patch; return 0 ;;
-		*)	return 1 ;;
-		esac
-	fi
 	case $1 in
-	stock)	;;
+	stock)	return 0 ;;
+	fix)	echo "$(vm_fix_dir "$line")"/*.patch; return 0 ;;
+	esac
+	[ "$line" = "$VM_MUTANT_LINE" ] || return 1
+	case $1 in
 	both)	echo "$VM_DIR/kernels/seed.patch" "$VM_DIR/kernels/iif.patch" ;;
-	# The reference fix: git format-patch mails, applied in name order.
-	fix)	echo "$VM_DIR"/kernels/fix/*.patch ;;
 	*)	[ -f "$VM_DIR/kernels/$1.patch" ] || return 1
 		echo "$VM_DIR/kernels/$1.patch" ;;
 	esac
@@ -210,13 +227,14 @@ vm_config_symbols()
 
 # Check that every "CONFIG_X=y" line of the fragments made it to .config:
 # Kconfig silently drops an option whose dependencies are not met. On a
-# line other than 6.12, an option the tree does not have at all (6.1 has
-# no NET_XGRESS) is named and passed over; on 6.12 it fails, as a typo.
+# line other than the first, an option the tree does not have at all (6.1
+# has no NET_XGRESS) is named and passed over; on the first it fails, as a
+# typo.
 vm_config_check()
 {
 	local src=$1 obj=$2 line sym missing=0 known=
 
-	[ "$(vm_kernel_line "$src")" = 6.12 ] || known=$(vm_config_symbols "$src")
+	[ "$(vm_kernel_line "$src")" = "$(line_first)" ] || known=$(vm_config_symbols "$src")
 	while read -r line; do
 		case $line in CONFIG_*) ;; *) continue ;; esac
 		grep -qx "$line" "$obj/.config" && continue
@@ -479,7 +497,7 @@ vm_requested_rows()
 # The options the front-end scripts share (vmtest-lts.sh, vmtest-distro.sh,
 # check-lts.sh), into globals the scripts read: -t TEST (ARG_TESTS+=(-t
 # TEST), repeatable), --front FRONT (ARG_FRONTS, default both), --line
-# LINE (ARG_LINES, default both), --kernel IMAGE (ARG_KERNEL).
+# LINE (ARG_LINES, default every stable line), --kernel IMAGE (ARG_KERNEL).
 # vm_parse_args "-t --front" "$@": the first word lists the options the
 # script takes. Any other argument, or an option without its value, prints
 # the usage; a front end or line that does not exist is one line, exit 1.
@@ -500,15 +518,15 @@ vm_parse_args()
 				kselftest|test_progs) ARG_FRONTS+=("$2") ;;
 				*)	die "unknown front end '$2' (kselftest, test_progs)" ;;
 				esac ;;
-		--line)		case $2 in
-				6.12|6.1) ARG_LINES+=("$2") ;;
-				*)	die "--line $2: kernel lines 6.12 and 6.1 only" ;;
-				esac ;;
+		--line)		line_known "$2" && [ "$2" != "$(line_first)" ] ||
+					die "--line $2: the stable lines are $(lines_stable)"
+				ARG_LINES+=("$2") ;;
 		--kernel)	# shellcheck disable=SC2034 # read by check-lts.sh
 				ARG_KERNEL=$2 ;;
 		esac
 		shift 2
 	done
 	[ ${#ARG_FRONTS[@]} -gt 0 ] || ARG_FRONTS=(kselftest test_progs)
-	[ ${#ARG_LINES[@]} -gt 0 ] || ARG_LINES=(6.12 6.1)
+	# shellcheck disable=SC2207 # the lines are words
+	[ ${#ARG_LINES[@]} -gt 0 ] || ARG_LINES=($(lines_stable))
 }

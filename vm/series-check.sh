@@ -246,7 +246,7 @@ take_fix_run()
 
 # Every cell pass, from a whole TAP and a VM that exited 0. A skip is
 # printed with its reason and fails: that test did not check the series;
-# only a row whose fix column in vm/expected-matrix.txt is skip (a point
+# only a row whose fix column in the expected matrix is skip (a point
 # that skips on every kernel, docs/grid.md) may skip.
 verdicts()
 {
@@ -257,7 +257,7 @@ verdicts()
 		   FNR == NR && !/^#/ && col && $col == "skip" { skip[$1] = 1; next }
 		   FNR == NR { next }
 		   $2 != "pass" && !($2 == "skip" && $1 in skip)' \
-		  "$VM_DIR/expected-matrix.txt" "$CHECK/$name.cells")
+		  "$(vm_expected_matrix)" "$CHECK/$name.cells")
 	grep -h '# SKIP' "$CHECK/$name.tap" | sed "s/^/$name: /"
 	log "$name: $n tests, $(grep -c ' pass$' "$CHECK/$name.cells") pass," \
 		"$(grep -c ' skip$' "$CHECK/$name.cells") skip (VM exit $rc)"

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Write the patch series a contributor posts, from the repo's current
-# files (make series): its mails, series-base (the clean 6.12.117 tree
-# they apply to) and how the commits are made: docs/series.md.
+# files (make series): its mails, series-base (the clean tree of the
+# first line, KDIR, they apply to) and how the commits are made: docs/series.md.
 #
 #   vm/series.sh [OUT]            (OUT defaults to build/series)
 
@@ -11,7 +11,8 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# Debian's pristine tarball of KDIR's line: the clean files come from it.
+TARBALL=${TARBALL:-}
 SERIES_DIR=$VM_DIR/series
 # Files outside the suite that scripts/tree-edits.sh edits.
 TREE_FILES=(tools/testing/selftests/Makefile
@@ -34,7 +35,11 @@ make_base()
 {
 	local src=$VM_BUILD/src top tmp idx f blob msg
 
-	msg="clean 6.12.117: vm-base, ${TREE_FILES[*]} from ${TARBALL##*/}"
+	if [ -z "$TARBALL" ]; then
+		TARBALL=$("$VM_ROOT/scripts/trees.sh" --tarball "$(vm_kernel_line)") ||
+			die "no tarball of KDIR's line to take the clean files from"
+	fi
+	msg="clean $(tree_release "$KDIR"): vm-base, ${TREE_FILES[*]} from ${TARBALL##*/}"
 	# Remade when the list of files changes; the message records it.
 	[ "$(git -C "$src" log -1 --format=%B series-base 2>/dev/null)" = "$msg" ] &&
 		return 0
@@ -151,31 +156,78 @@ commit_suite()
 	[ -z "$(git -C "$work" status --porcelain --untracked-files=no)" ]
 }
 
-# The measured matrix for the cover letter: the expected matrix's stock,
-# seed, iif, both and fix columns (the ones the letter names), a row per
-# test and IP version.
+# The measured matrix for the cover letter, a row per test and IP
+# version: stock and fix of the line the series is posted against (its
+# expected matrix), then the 2021 series' seed, iif and both, which
+# exist on VM_MUTANT_LINE only (its expected matrix).
 matrix()
 {
-	awk '
+	local first=$VM_DIR/expected-matrix-$(line_first).txt
+	local old=$VM_DIR/expected-matrix-$VM_MUTANT_LINE.txt
+
+	awk -v first="$first" '
 		/^#/ || NF == 0 { next }
 		$1 == "test" {
+			delete col
 			for (i = 2; i <= NF; i++)
 				col[$i] = i
-			n = split("stock seed iif both fix", want, " ")
-			line = sprintf("%-36s", "test")
-			for (j = 1; j <= n; j++)
-				line = line sprintf(" %-19s", want[j])
-			sub(/ +$/, "", line)
-			print line
+			if (FILENAME == first) {
+				n = split("stock fix", want, " ")
+				line = sprintf("%-36s", "test")
+				for (j = 1; j <= n; j++)
+					line = line sprintf(" %-19s", want[j])
+				sub(/ +$/, "", line)
+				head = line
+			} else {
+				m = split("seed iif both", more, " ")
+				for (j = 1; j <= m; j++)
+					head = head sprintf(" %-19s", more[j])
+			}
 			next
 		}
-		{
+		FILENAME == first {
+			rows[++nr] = $1
 			line = sprintf("%-36s", $1)
 			for (j = 1; j <= n; j++)
 				line = line sprintf(" %-19s", (want[j] in col) ? $col[want[j]] : "-")
-			sub(/ +$/, "", line)
-			print line
-		}' "$VM_DIR/expected-matrix.txt"
+			cells[$1] = line
+			next
+		}
+		{
+			line = ""
+			for (j = 1; j <= m; j++)
+				line = line sprintf(" %-19s", (more[j] in col) ? $col[more[j]] : "-")
+			old[$1] = line
+		}
+		END {
+			sub(/ +$/, "", head)
+			print head
+			for (r = 1; r <= nr; r++) {
+				line = cells[rows[r]] (rows[r] in old ? old[rows[r]] : \
+					sprintf(" %-19s %-19s %-19s", "-", "-", "-"))
+				sub(/ +$/, "", line)
+				print line
+			}
+		}' "$first" "$old"
+}
+
+# Which tree each column was measured on, for the cover letter: the
+# release of each line's tree where it is here, else the line.
+tested_on()
+{
+	local line tree rel
+
+	for line in $(lines_all); do
+		tree=$VM_ROOT/build/linux-source-$line
+		[ "$line" = "$(line_first)" ] && tree=$KDIR
+		rel=$(tree_release "$tree")
+		case $line in
+		"$(line_first)")	echo " - ${rel:-$line} (this series): stock and fix;" ;;
+		"$VM_MUTANT_LINE")	echo " - ${rel:-$line} (its backport): stock, seed (the first version), iif" \
+					"(its 1/3 alone), both (seed and iif) and fix;" ;;
+		*)			echo " - ${rel:-$line} (its backport): stock and fix;" ;;
+		esac
+	done | sed '$s/;$/./'
 }
 
 # Put the cover letter's subject and text in place of format-patch's blurbs.
@@ -186,7 +238,10 @@ cover_letter()
 	subject=$(head -1 "$SERIES_DIR/cover-letter.txt")
 	body=$(mktemp)
 	tail -n +3 "$SERIES_DIR/cover-letter.txt" |
-		awk -v m="$(matrix)" '$0 == "@MATRIX@" { print m; next } { print }' > "$body"
+		awk -v m="$(matrix)" -v t="$(tested_on)" '
+			$0 == "@MATRIX@" { print m; next }
+			$0 == "@TESTED@" { print t; next }
+			{ print }' > "$body"
 	awk -v s="$subject" -v b="$body" '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, s) }
 		/^\*\*\* BLURB HERE \*\*\*$/ {

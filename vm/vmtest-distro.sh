@@ -95,12 +95,8 @@ run_line()
 {
 	local image initrd front
 
-	case $DISTRO_LINE in
-	6.12)	EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix.txt}
-		RESULTS=$VM_BUILD/results-distro ;;
-	*)	EXPECTED=$VM_DIR/expected-matrix-$DISTRO_LINE.txt
-		RESULTS=$VM_BUILD/results-distro-$DISTRO_LINE ;;
-	esac
+	EXPECTED=${VM_EXPECTED:-$VM_DIR/expected-matrix-$DISTRO_LINE.txt}
+	RESULTS=$VM_BUILD/results-distro-$DISTRO_LINE
 	"$VM_DIR/distro.sh" initramfs || die "cannot prepare Debian's $DISTRO_LINE kernel"
 	image=$("$VM_DIR/distro.sh" path bzimage)
 	initrd=$("$VM_DIR/distro.sh" path initramfs)

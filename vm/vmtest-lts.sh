@@ -1,100 +1,103 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The suite on the 6.1 LTS line (make vmtest-lts, docs/kernels.md): stock
-# 6.1 and the fix backported to it (vm/kernels/fix-6.1/), built from
-# Debian's linux-source-6.1, both front ends, each checked against
-# vm/expected-matrix-6.1.txt.
+# The suite on the stable lines (make vmtest-lts, docs/kernels.md): on
+# each, stock and the fix backported to it (vm/kernels/fix-LINE/), built
+# from Debian's linux-source-LINE, both front ends, each checked against
+# vm/expected-matrix-LINE.txt. The suite is built against KDIR, the first
+# line's tree.
 #
 #   vm/vmtest-lts.sh [-t TEST]... [--front kselftest|test_progs]...
-#   vm/vmtest-lts.sh --build
+#                    [--line LINE]...
+#   vm/vmtest-lts.sh --build [--line LINE]...
 #
 # -t TEST    runs only TEST (egress_mirred.ipv4); repeatable.
 # --front    one front end (default both, side by side: 4 VMs at once).
-# --build    only the tree and the two kernels' images (vmtest.sh --build).
+# --line     one stable line of scripts/lines (default every one, in turn).
+# --build    only the trees and the kernels' images (vmtest.sh --build).
 #
-# KDIR_LTS (default build/linux-source-6.1, extracted from Debian's
-# tarball, installed when missing) and VM_BUILD_LTS (default
-# build/vm-6.1): the line's tree and build folder. Kernel builds hold the
-# 6.12 line's lock (VM_LOCK).
+# KDIR_LTS (one stable line's tree, which it runs alone; default
+# build/linux-source-LINE for each line, made by scripts/trees.sh) and VM_BUILD_LTS (default build/vm-LINE): a line's
+# tree and build folder. Kernel builds hold VM_LOCK, the lock of make
+# vmtest's builds: one kernel build at a time.
 
 # No -e: each front end's vmtest.sh status is taken (rc=1 below).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-readonly PKG=linux-source-6.1
-readonly TARBALL=/usr/src/$PKG.tar.xz
-KDIR_LTS=${KDIR_LTS:-$VM_ROOT/build/$PKG}
-VM_BUILD_LTS=${VM_BUILD_LTS:-$VM_ROOT/build/vm-6.1}
-# Debian's linux-source-6.1, installed if missing (root and apt-get).
-install_source()
-{
-	local err
-
-	[ -f "$TARBALL" ] && return 0
-	[ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null ||
-		die "no $TARBALL, and $PKG cannot be installed here (needs root and apt-get)"
-	log "installing $PKG"
-	err=$( { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
-			--no-install-recommends "$PKG" ||
-		 { apt-get update -qq &&
-		   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
-			--no-install-recommends "$PKG"; }; } 2>&1 >/dev/null) ||
-		die "apt-get install $PKG failed: $(grep -m1 '^E:' <<< "$err")"
-	[ -f "$TARBALL" ] || die "$PKG is installed but $TARBALL is not there"
-}
-
-# The 6.1 tree at KDIR_LTS: the default one is extracted once (into a
-# temporary folder first, so that a broken extraction leaves no tree).
+# The tree of line $1: KDIR_LTS if given, else the default one, made from
+# Debian's package when missing.
 lts_tree()
 {
-	local parent tmp
+	local line=$1 kdir
 
-	[ -f "$KDIR_LTS/Makefile" ] && return 0
-	[ "$KDIR_LTS" = "$VM_ROOT/build/$PKG" ] ||
-		die "KDIR_LTS=$KDIR_LTS is not a kernel tree"
-	install_source
-	parent=${KDIR_LTS%/*}
-	mkdir -p "$parent"
-	tmp=$(mktemp -d "$parent/.extract.XXXXXX") || die "cannot write in $parent"
-	log "extracting $TARBALL (about a minute)"
-	tar -C "$tmp" -xf "$TARBALL" && mv "$tmp/$PKG" "$KDIR_LTS" ||
-		{ rm -rf "$tmp"; die "cannot extract $TARBALL into $parent"; }
-	rmdir "$tmp"
+	if [ -n "${KDIR_LTS:-}" ]; then
+		[ -f "$KDIR_LTS/Makefile" ] || die "KDIR_LTS=$KDIR_LTS is not a kernel tree"
+		echo "$KDIR_LTS"
+		return
+	fi
+	kdir=$VM_ROOT/build/linux-source-$line
+	BUILD=$VM_ROOT/build "$VM_ROOT/scripts/trees.sh" "$line" "$kdir" ||
+		die "no $line tree"
 }
 
-# vmtest.sh on the 6.1 line: its tree, build folder and the lock of the
-# 6.12 line's builds.
+# vmtest.sh on a stable line: its tree ($1), build folder and the lock of
+# the first line's builds.
 vmtest_lts()
 {
-	KDIR=$KDIR_LTS VM_BUILD=$VM_BUILD_LTS VM_LOCK=$VM_LOCK "$VM_DIR/vmtest.sh" "$@"
+	local kdir=$1 line=$2
+
+	shift 2
+	KDIR=$kdir VM_BUILD=${VM_BUILD_LTS:-$VM_ROOT/build/vm-$line} VM_LOCK=$VM_LOCK \
+		"$VM_DIR/vmtest.sh" "$@"
 }
 
-main()
+# Both front ends of one line side by side (2 VMs each), each one's
+# lines printed when both are done, in order.
+run_line()
 {
-	local line front version i build=0 rc=0
+	local line=$1 kdir=$2 out front version i rc=0
 	local -a pids=()
 
-	[ "${1:-}" = --build ] && { build=1; shift; }
-	vm_parse_args "-t --front" "$@"
-	lts_tree
-	line=$(vm_kernel_line "$KDIR_LTS" KDIR_LTS) || exit 2
-	[ "$line" = 6.1 ] ||
-		die "KDIR_LTS=$KDIR_LTS is Linux $line, not 6.1 (make vmtest runs 6.12)"
-	[ $build = 1 ] && { vmtest_lts --build stock fix; return; }
-	# The front ends side by side (2 VMs each), each one's lines
-	# printed when all are done, in order.
-	version=$(make -s -C "$KDIR_LTS" kernelversion)
-	mkdir -p "$VM_BUILD_LTS"
+	version=$(tree_release "$kdir")
+	out=${VM_BUILD_LTS:-$VM_ROOT/build/vm-$line}
+	mkdir -p "$out"
 	for front in "${ARG_FRONTS[@]}"; do
-		vmtest_lts --front "$front" "${ARG_TESTS[@]}" stock fix \
-			> "$VM_BUILD_LTS/vmtest-$front.out" 2>&1 &
+		vmtest_lts "$kdir" "$line" --front "$front" "${ARG_TESTS[@]}" \
+			> "$out/vmtest-$front.out" 2>&1 &
 		pids+=($!)
 	done
 	for i in "${!ARG_FRONTS[@]}"; do
 		wait "${pids[$i]}" || rc=1
-		echo "6.1 line ($version), front end ${ARG_FRONTS[$i]}:"
-		cat "$VM_BUILD_LTS/vmtest-${ARG_FRONTS[$i]}.out"
+		echo "$line line ($version), front end ${ARG_FRONTS[$i]}:"
+		cat "$out/vmtest-${ARG_FRONTS[$i]}.out"
+	done
+	return $rc
+}
+
+main()
+{
+	local line kdir got build=0 rc=0
+
+	[ "${1:-}" = --build ] && { build=1; shift; }
+	vm_parse_args "-t --front --line" "$@"
+	# KDIR_LTS is one tree: its line is the one to run.
+	if [ -n "${KDIR_LTS:-}" ]; then
+		line=$(vm_kernel_line "$KDIR_LTS" KDIR_LTS) || exit 2
+		[ "$line" != "$(line_first)" ] ||
+			die "KDIR_LTS=$KDIR_LTS is the first line, $line: make vmtest runs it"
+		ARG_LINES=("$line")
+	fi
+	for line in "${ARG_LINES[@]}"; do
+		kdir=$(lts_tree "$line") || exit 1
+		got=$(vm_kernel_line "$kdir" "${KDIR_LTS:+KDIR_LTS}") || exit 2
+		[ "$got" = "$line" ] ||
+			die "${KDIR_LTS:+KDIR_LTS=}$kdir is Linux $got, not $line"
+		if [ $build = 1 ]; then
+			vmtest_lts "$kdir" "$line" --build stock fix || rc=1
+			continue
+		fi
+		run_line "$line" "$kdir" || rc=1
 	done
 	return $rc
 }

@@ -10,17 +10,17 @@
 #   vm/vmtest.sh --kernel PATH [-t TEST]...     (or KERNEL=PATH)
 #   vm/vmtest.sh --line
 #
-# KERNEL... are variants (default: stock seed iif both fix; on 6.1 stock
-# fix) or mutants by file name; --mutants adds every vm/mutants/*.patch.
+# KERNEL... are variants (default: stock fix; on the mutants' line, 6.12,
+# stock seed iif both fix) or mutants by file name; --mutants adds every vm/mutants/*.patch.
 # --front test_progs runs that front end, against the same expectations.
 # -t TEST runs only TEST (egress_mirred.ipv4); repeatable. -j N runs up
 # to N VMs at once beside the builds (default 2, or $VM_JOBS). --save
 # FILE writes the matrix to FILE, a new file. --kernel boots one image,
 # prints the suite's TAP and exits with its code. --build builds (or
 # finds cached) the images and boots nothing. --line prints KDIR's kernel
-# line (6.12, 6.1) or refuses it.
+# line (scripts/lines) or refuses it.
 #
-# Exits 1 on any difference from vm/expected-matrix.txt (-6.1.txt on 6.1),
+# Exits 1 on any difference from the line's vm/expected-matrix-LINE.txt,
 # a run that is not whole, or a mutant that survived; TAP and logs in
 # build/vm/results/ (VM_RESULTS).
 
@@ -79,10 +79,8 @@ parse_args()
 default_kernels()
 {
 	if [ ${#kernels[@]} -eq 0 ]; then
-		case $(vm_kernel_line) in
-		6.12)	kernels=(stock seed iif both fix) ;;
-		*)	kernels=(stock fix) ;;
-		esac
+		# shellcheck disable=SC2207 # the variants are words
+		kernels=($(vm_line_variants "$(vm_kernel_line)"))
 	fi
 	[ $mutants = 1 ] && mapfile -t -O ${#kernels[@]} kernels < <(vm_mutants)
 	vm_check_save "$save"
