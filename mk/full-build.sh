@@ -16,7 +16,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FULL_DIR=${FULL_DIR:-$ROOT/build/bpf-full}
 TREE=$FULL_DIR/linux-source-6.12
 OUT=$FULL_DIR/out
-TARBALL=/usr/src/linux-source-6.12.tar.xz
+# Debian's pristine 6.12 tarball, kept in the cache by scripts/trees.sh.
+TARBALL=
 LLVM_TOOLS=(clang-19 llc-19 llvm-strip-19 ld.lld-19 pahole)
 jobs=$(nproc)
 
@@ -44,6 +45,8 @@ install_tools()
 prepare_tree()
 {
 	if [ ! -f "$TREE/Makefile" ]; then
+		TARBALL=$("$ROOT/scripts/trees.sh" --tarball 6.12) ||
+			die "no 6.12 tarball"
 		log "extracting $TARBALL into $FULL_DIR"
 		mkdir -p "$FULL_DIR"
 		tar -C "$FULL_DIR" -xf "$TARBALL" || die "cannot extract $TARBALL"

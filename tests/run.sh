@@ -166,7 +166,7 @@ t_test_progs_agrees()
 # clone or in the image cache another clone filled, or built there after
 # all, under the same build lock) and judges its own runs;
 # what this job prints is in $OUT/prebuild, for a step that fails. Its
-# stable lines' builds take a lock of their own, not the first line's:
+# stable lines' builds take their folders' locks, not the first line's:
 # series-check, which needs the first line's tree and builds no kernel
 # when the fix's image is the series' (measured: it waited for a whole
 # stable stock build), must not queue behind them. Once the first line's
@@ -197,7 +197,7 @@ vm_prebuild()
 	setsid nice -n 19 bash -c '
 		group_nice $$ 19
 		[ "$1" = 0 ] || {
-			VM_LOCK=$3 "$0/vm/vmtest-lts.sh" --build
+			"$0/vm/vmtest-lts.sh" --build
 			echo "prebuild: stable lines, stock and fix, exit $? ($SECONDS s)"
 		} &
 		"$0/vm/vmtest.sh" --build stock fix
@@ -208,7 +208,7 @@ vm_prebuild()
 			echo "prebuild: first line git copy for series-check, exit $? ($SECONDS s)"
 		}
 		wait' \
-		"$TOP" "${CHECK_LTS:-0}" "${CHECK_SERIES:-1}" "$TOP/build/vm-lts.lock" \
+		"$TOP" "${CHECK_LTS:-0}" "${CHECK_SERIES:-1}" \
 		>"$OUT/prebuild" 2>&1 &
 	PREBUILD=$!
 }

@@ -17,9 +17,9 @@
 # --build    only the trees and the kernels' images (vmtest.sh --build).
 #
 # KDIR_LTS (one stable line's tree, which it runs alone; default
-# build/linux-source-LINE for each line, made by scripts/trees.sh) and VM_BUILD_LTS (default build/vm-LINE): a line's
-# tree and build folder. Kernel builds hold VM_LOCK, the lock of make
-# vmtest's builds: one kernel build at a time.
+# build/linux-source-LINE for each line, made by scripts/trees.sh) and
+# VM_BUILD_LTS (default build/vm-LINE): a line's tree and build folder.
+# Its builds hold that folder's lock.
 
 # No -e: each front end's vmtest.sh status is taken (rc=1 below).
 set -uo pipefail
@@ -41,15 +41,16 @@ lts_tree()
 		die "no $line tree"
 }
 
-# vmtest.sh on a stable line: its tree ($1), build folder and the lock of
-# the first line's builds.
+# vmtest.sh on a stable line: its tree ($1), its build folder and that
+# folder's lock, the one make vmtest-mutants takes there too.
 vmtest_lts()
 {
 	local kdir=$1 line=$2
 
 	shift 2
-	KDIR=$kdir VM_BUILD=${VM_BUILD_LTS:-$VM_ROOT/build/vm-$line} VM_LOCK=$VM_LOCK \
-		"$VM_DIR/vmtest.sh" "$@"
+	local build=${VM_BUILD_LTS:-$VM_ROOT/build/vm-$line}
+
+	KDIR=$kdir VM_BUILD=$build VM_LOCK=$build/src.lock "$VM_DIR/vmtest.sh" "$@"
 }
 
 # Both front ends of one line side by side (2 VMs each), each one's
