@@ -70,7 +70,10 @@ const char *tse_family_name(int family);
  */
 struct tse_test *tse_setup(const char *scenario, int family,
 			   struct tse_result *res);
-/* Send the scenario's traffic and judge the kernel into the result. */
+/*
+ * Send the scenario's traffic and judge the kernel into the result; with
+ * TSE_RECORD set, append its checks to that file, or fail the result.
+ */
 void tse_exercise(struct tse_test *t);
 /* Remove everything the scenario created. */
 void tse_teardown(struct tse_test *t);

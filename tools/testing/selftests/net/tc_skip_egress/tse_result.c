@@ -7,6 +7,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +271,21 @@ struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
 }
 
 /*
+ * A test whose observations TSE_RECORD could not take fails (diagnosis
+ * "setup"), unless it failed already: a run asked for records does not
+ * pass without them.
+ */
+static void record_failed(struct tse_test *t, const char *path,
+			  const char *why)
+{
+	fprintf(stderr, "cannot append the observations of %s.%s to %s (TSE_RECORD): %s\n",
+		t->s->name, tse_family_name(t->family), path, why);
+	if (t->res->status != TSE_FAIL)
+		tse_setup_error(t, "cannot append the observations to %s (TSE_RECORD): %s",
+				path, why);
+}
+
+/*
  * TSE_RECORD=FILE: every check is appended to FILE, a line each, its
  * fields tab-separated: scenario.ipvN, where it was judged, what, the
  * value seen (per packet: the first that differs), a correct kernel's,
@@ -284,6 +300,7 @@ void tse_record(struct tse_test *t)
 	char buf[TSE_MAX_CHECKS * 320 + 128];
 	const struct tse_check *c;
 	int i, fd, len = 0;
+	ssize_t n;
 
 	if (!path || !*path || t->recorded)
 		return;
@@ -300,10 +317,14 @@ void tse_record(struct tse_test *t)
 			t->s->name, tse_family_name(t->family), res->nr_checks,
 			status[res->status]);
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, buf, len) != len)
-		fprintf(stderr, "cannot append the observations to %s (TSE_RECORD)\n", path);
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0) {
+		record_failed(t, path, strerror(errno));
+		return;
+	}
+	n = write(fd, buf, len);
+	if (n != len)
+		record_failed(t, path, n < 0 ? strerror(errno) : "short write");
+	close(fd);
 }
 
 /* The clock the library's bounded waits read, in milliseconds. */
