@@ -290,7 +290,8 @@ static void record_failed(struct tse_test *t, const char *path,
  * fields tab-separated: scenario.ipvN, where it was judged, what, the
  * value seen (per packet: the first that differs), a correct kernel's,
  * stock's (-1: no model), each packet's count. "ROW .end N STATUS" closes
- * the row's N lines: a row without it was cut short.
+ * the row's N lines: a row without it was cut short. A row is one write:
+ * one that does not fit in the buffer is not written, and fails its test.
  */
 void tse_record(struct tse_test *t)
 {
@@ -298,24 +299,30 @@ void tse_record(struct tse_test *t)
 	const char *path = getenv("TSE_RECORD");
 	const struct tse_result *res = t->res;
 	char buf[TSE_MAX_CHECKS * 320 + 128];
+	int i, fd, len = 0, size = sizeof(buf);
 	const struct tse_check *c;
-	int i, fd, len = 0;
 	ssize_t n;
 
 	if (!path || !*path || t->recorded)
 		return;
 	t->recorded = true;
-	for (i = 0; i < res->nr_checks; i++) {
+	/* snprintf() returns what it would write: len >= size once cut. */
+	for (i = 0; i < res->nr_checks && len < size; i++) {
 		c = &res->checks[i];
-		len += snprintf(buf + len, sizeof(buf) - len,
+		len += snprintf(buf + len, size - len,
 				"%s.%s\t%s\t%s\t%lld\t%lld\t%lld\t%s\n",
 				t->s->name, tse_family_name(t->family), c->where,
 				c->what, c->got, c->want, c->stock,
 				c->values[0] ? c->values : "-");
 	}
-	len += snprintf(buf + len, sizeof(buf) - len, "%s.%s\t.end\t%d\t%s\n",
-			t->s->name, tse_family_name(t->family), res->nr_checks,
-			status[res->status]);
+	if (len < size)
+		len += snprintf(buf + len, size - len, "%s.%s\t.end\t%d\t%s\n",
+				t->s->name, tse_family_name(t->family),
+				res->nr_checks, status[res->status]);
+	if (len >= size) {
+		record_failed(t, path, "the row does not fit in the buffer");
+		return;
+	}
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		record_failed(t, path, strerror(errno));
