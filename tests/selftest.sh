@@ -3,10 +3,10 @@
 # Self-tests of the project's own checks. A check that cannot fail proves
 # nothing: each one here is fed broken input (an empty or missing file, a
 # leaked namespace, a fake test_progs, a mutant that did not boot) and
-# must fail, and fed good input and must pass. Nothing is booted and the
-# suite is not run: make check (tests/run.sh) calls selftests, and
-# "bash tests/selftest.sh" runs them alone (as root: the leftover checks
-# make a namespace and load a BPF program).
+# must fail, and fed good input and must pass. Nothing is booted, and of
+# the suite one test runs (st_record): make check (tests/run.sh) calls
+# selftests, and "bash tests/selftest.sh" runs them alone (as root: the
+# leftover checks make a namespace and load a BPF program).
 # No -e: each check's status is taken and judged (expect).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -1865,6 +1865,52 @@ st_bisect_observe()
 		bisect_says 1 --observe "$spec"
 }
 
+# The suite's ingress_mirred.ipv4 with TSE_RECORD=$1.
+record_run()
+{
+	TSE_RECORD=$1 "$SUITE" -r tc_skip_egress.ipv4.ingress_mirred 2>&1
+}
+
+# record_refused FILE WHY: the run fails, and says it could not append to
+# FILE, and why (strerror's words).
+record_refused()
+{
+	local out
+
+	out=$(record_run "$1") && { echo "$out"; echo "exit 0"; return 1; }
+	echo "$out"
+	grep -qF "$1 (TSE_RECORD): $2" <<<"$out"
+}
+
+# record_taken FILE: no complaint, and FILE holds the row, whole: its
+# lines and ".end N STATUS" last, N the lines before it.
+record_taken()
+{
+	local row=ingress_mirred.ipv4 out
+
+	out=$(record_run "$1")
+	echo "$out"
+	! grep -q 'TSE_RECORD' <<<"$out" &&
+		awk -F'\t' -v row="$row" '$1 != row { exit 1 } $2 == ".end" { end = NR; n = $3 }
+			END { exit !(end == NR && n == NR - 1) }' "$1"
+}
+
+# A test whose row TSE_RECORD cannot take fails, naming the file and why;
+# the suite runs one test for it (ingress_mirred.ipv4, a control).
+st_record()
+{
+	need_root "the TSE_RECORD checks" || return
+	[ -x "$SUITE" ] || { fail "self-test: the TSE_RECORD checks need the suite: $SUITE"; return; }
+	mkdir -p "$ST/rec"
+	cases record_refused <<-EOF
+	pass|TSE_RECORD in a folder that does not exist: the test fails, saying so|$ST/rec/nosuch/rec.tsv|No such file or directory
+	pass|TSE_RECORD a folder: the test fails, saying so|$ST/rec|Is a directory
+	pass|TSE_RECORD a full device (the write fails): the test fails, saying so|/dev/full|No space left on device
+	EOF
+	expect pass "TSE_RECORD a file that can be written: the row, whole, and no complaint" \
+		record_taken "$ST/rec/rec.tsv"
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup()
 {
@@ -2005,8 +2051,8 @@ selftests()
 		  stress_bad_input vmtest_save host_checks kmsg_writer kmsg_private \
 		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
-		  kernel_compare bisect_observe header_adds layers image_cache run_vm_banner \
-		  mainline_check; do
+		  kernel_compare bisect_observe record header_adds layers image_cache \
+		  run_vm_banner mainline_check; do
 		"st_$g"
 	done
 	selftests_cleanup
