@@ -2021,13 +2021,14 @@ st_mainline_check()
 	cat >"$d/p/0001-x.patch" <<-'EOF'
 	--- a/net/x.c
 	+++ b/net/x.c
-	@@ -2,5 +2,6 @@
+	@@ -2,6 +2,7 @@
 	 b
 	 c
 	 d
 	+new
 	 e
 	 f
+	 g
 	EOF
 	expect pass "mainline-check, a series made against the tree" \
 		"$TOP/vm/mainline-check.sh" "$d/tree" "$d/p"

@@ -56,12 +56,13 @@ vm_lock()
 # KDIR_LTS for vmtest-lts.sh).
 vm_kernel_line()
 {
-	local kdir=${1:-$KDIR} var=${2:-KDIR} v
+	local kdir=${1:-$KDIR} var=${2:-KDIR} v r
 
 	[ -f "$kdir/Makefile" ] || die "no kernel tree at $var=$kdir"
 	v=$(tree_line "$kdir")
 	if ! line_known "$v"; then
-		die "$var=$kdir is Linux ${v:-of no version}: the VM runner knows $(lines_all) only"
+		r=$(tree_release "$kdir")
+		die "$var=$kdir is Linux ${r:-of no version}: the VM runner knows $(lines_all) only"
 	fi
 	echo "$v"
 }
