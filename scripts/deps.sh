@@ -24,9 +24,10 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 # tree from Debian's package with it; apt-get downloads the package),
 # rsync (make overlay), util-linux (unshare, nsenter) and procps; jq reads
 # test_progs' JSON summary (mk/test_progs-tap.sh); openssl makes the
-# signing certificate test_progs embeds from 7.x on (mk/test_progs.mk).
+# signing certificate test_progs embeds from 7.x on (mk/test_progs.mk);
+# python3 runs vm/mutate.py (make mutate, and its self-test in make check).
 SUITE=(make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcap-dev
-       iproute2 util-linux procps xz-utils rsync jq openssl)
+       iproute2 util-linux procps xz-utils rsync jq openssl python3)
 # Kernel builds (vm/build-kernel.sh: a git working copy of the tree; flex,
 # bison, bc, perl and libssl-dev for the kernel's own build), qemu, and
 # ccache, which keeps compiled objects across clones (vm/lib.sh, vm_kmake). The

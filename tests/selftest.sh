@@ -2040,6 +2040,41 @@ st_mainline_check()
 		"$TOP/vm/mainline-check.sh" "$d/tree" "$d/p"
 }
 
+# vm/mutate.py: each rule gives its mutant of a small function, each
+# mutant a patch that applies to it; a target that is not there fails.
+st_mutate()
+{
+	local d=$ST/mu names
+
+	mkdir -p "$d/src/net" "$d/out"
+	# (<<- takes the tabs: the function is indented with spaces.)
+	cat >"$d/src/net/x.c" <<-'EOF'
+	int f(struct sk_buff *skb, int a)
+	{
+	        int n;
+
+	        if (a && skb->skb_iif == 3)
+	                return 1;
+	        skb->mark = a;
+	        if (a > 2) {
+	                n = 1;
+	                return n;
+	        }
+	        return a != 0 || n;
+	}
+	EOF
+	echo 'net/x.c f' >"$d/targets"
+	MUTATE_TARGETS=$d/targets python3 "$TOP/vm/mutate.py" "$d/src" "$d/out" >/dev/null 2>&1
+	names=$(cd "$d/out" && ls | sed 's/^gen-x-f-//; s/-[0-9]*\.patch$//' | sort -u | paste -sd' ')
+	expect pass "mutate.py, every rule on a small function ($names)" \
+		test "$names" = "clear-only cond-false cond-negate cond-true delete drop-and drop-or move-above move-below negate-rel set-only swap-eq"
+	expect pass "mutate.py, each mutant applies to the function" \
+		bash -c 'cd "$1/src" && for p in "$1"/out/*.patch; do git apply --check "$p" || exit 1; done' - "$d"
+	echo 'net/x.c nosuch' >"$d/targets"
+	expect fail "mutate.py, a target function that is not there" \
+		env MUTATE_TARGETS="$d/targets" python3 "$TOP/vm/mutate.py" "$d/src" "$d/out2"
+}
+
 selftests()
 {
 	local g

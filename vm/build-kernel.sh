@@ -40,7 +40,7 @@ patches()
 	}
 	base=$(vm_mutant_base "$1")
 	vm_variant_patches "$base" || die "mutant '$1': unknown base '$base'"
-	echo "$VM_DIR/mutants/$1.patch"
+	vm_mutant_file "$1"
 }
 
 # What the image depends on: the tree (vm_tree_key), the compiler and

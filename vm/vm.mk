@@ -15,7 +15,7 @@ MUTANT_LINE := 6.12
 KDIR_MUTANT ?= $(BUILD)/linux-source-$(MUTANT_LINE)
 VM_BUILD_MUTANT ?= $(BUILD)/vm-$(MUTANT_LINE)
 
-.PHONY: vmtest vmtest-mutants vmtest-lts check-lts vm-kdir-line bisect-demo \
+.PHONY: vmtest vmtest-mutants vmtest-lts check-lts vm-kdir-line bisect-demo mutate \
 	kdir-mutant
 
 # make vmtest runs the first line: a tree of a stable line is make
@@ -50,3 +50,9 @@ vmtest-mutants: deps-vm kdir-mutant suite
 
 bisect-demo: deps-vm kdir-mutant suite
 	@KDIR="$(KDIR_MUTANT)" VM_BUILD="$(VM_BUILD_MUTANT)" $(VM_MK_DIR)/bisect-demo.sh
+
+# make mutate [MUTATE_ARGS='-n 20']: mutation testing on the mutants'
+# line (vm/mutate.sh, docs/mutation.md); it resumes where it stopped.
+mutate: deps-vm kdir-mutant suite test_progs
+	@KDIR="$(KDIR_MUTANT)" VM_BUILD="$(VM_BUILD_MUTANT)" \
+		$(VM_MK_DIR)/mutate.sh $(MUTATE_ARGS)
