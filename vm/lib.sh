@@ -50,7 +50,7 @@ vm_lock()
 }
 
 # The kernel line of the tree at $1 (default KDIR), from its Makefile:
-# one of scripts/lines.sh's. Anything else is refused with one line: its
+# one of scripts/lines'. Anything else is refused with one line: its
 # verdicts would be compared with another line's expected matrix. The
 # line names the tree by the variable that gave it, $2 (default KDIR:
 # KDIR_LTS for vmtest-lts.sh).

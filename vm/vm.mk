@@ -11,7 +11,7 @@ VM_TESTS = $(foreach t,$(T),-t $(t))
 
 # The line whose kernels the 2021 series and the mutants are written for
 # (vm/lib.sh, VM_MUTANT_LINE), its tree and build folder.
-MUTANT_LINE := 6.12
+MUTANT_LINE := $(shell bash -c '. $(VM_MK_DIR)/lib.sh && echo $$VM_MUTANT_LINE')
 KDIR_MUTANT ?= $(BUILD)/linux-source-$(MUTANT_LINE)
 VM_BUILD_MUTANT ?= $(BUILD)/vm-$(MUTANT_LINE)
 
