@@ -158,9 +158,10 @@ t_test_progs_agrees()
 }
 
 # The VM part's kernels (stock and fix of the first line, and with
-# CHECK_LTS of each stable line), built while the host part runs, niced below it: the host part mostly waits on its
-# network tests, and the builds are most of the VM part's CPU time. The
-# two lines build side by side (docs/checkers.md has the figures; the
+# CHECK_LTS of each stable line), built while the host part runs, niced
+# below it: the host part mostly waits on its network tests, and the
+# builds are most of the VM part's CPU time. The first line and the
+# stable ones build side by side (docs/checkers.md has the figures; the
 # whole run is CPU-bound either way). Only a cache: each VM step still
 # asks vm/build-kernel.sh for its images (found by their keys, in this
 # clone or in the image cache another clone filled, or built there after
@@ -171,8 +172,8 @@ t_test_progs_agrees()
 # when the fix's image is the series' (measured: it waited for a whole
 # stable stock build), must not queue behind them. Once the first line's
 # images are there it niced itself again: its VM steps come first, the
-# stable lines' builds take what they
-# leave, and a guest never waits behind a compiler (under emulation a
+# stable lines' builds take what they leave, and a guest never waits
+# behind a compiler (under emulation a
 # starved guest costs twice its CPU time: docs/vm.md).
 # setsid gives it a session of its own, which the kernel's autogroups
 # (CONFIG_SCHED_AUTOGROUP, on in Debian's kernels) make a scheduling group
