@@ -247,8 +247,8 @@ docs_library_files()
 }
 
 # docs_functions FILE...: one line per function FILE... names in
-# backquotes, `tse_NAME()` or `NAME_rule()`, that the library does not
-# define: no line of its sources that starts with code (a definition, a
+# backquotes, `tse_NAME()` or `NAME_rule()` (NAME in lower case: upper
+# case is a placeholder), that the library does not define: no line of its sources that starts with code (a definition, a
 # prototype, a #define) has NAME( on it.
 docs_functions()
 {
@@ -274,7 +274,7 @@ docs_functions()
 		n = split($0, p, "`")
 		for (i = 2; i <= n; i += 2) {
 			s = " " p[i]
-			while (match(s, /[^A-Za-z0-9_](tse_[A-Za-z0-9_]+|[A-Za-z0-9_]+_rule)\(/)) {
+			while (match(s, /[^A-Za-z0-9_](tse_[a-z0-9_]+|[a-z0-9_]+_rule)\(/)) {
 				f = substr(s, RSTART + 1, RLENGTH - 2)
 				s = substr(s, RSTART + RLENGTH)
 				if (!(f in fn))
