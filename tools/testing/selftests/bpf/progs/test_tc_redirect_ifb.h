@@ -6,10 +6,9 @@
 #include <linux/types.h>
 
 /*
- * Test datagrams carry this payload; anything else on a hook is background.
- * A fence is a datagram sent after the test packets along the same path:
- * it is counted as background, and its arrival means that every copy of an
- * earlier packet has arrived too.
+ * Test datagrams carry this payload, TSE_MAGIC; anything else on a hook is
+ * background, fences (TSE_FENCE_MAGIC) included. The words are defined in
+ * the tc_skip_egress project's docs/glossary.md.
  */
 #define TSE_MAGIC	0x74736531	/* "tse1" */
 #define TSE_FENCE_MAGIC	0x74736566	/* "tsef" */
@@ -29,8 +28,8 @@ struct tse_payload {
 enum tse_flow {
 	TSE_FLOW_REDIRECTED,
 	/*
-	 * The unrelated flow in hand-written rows, the second device's flow
-	 * in aggregate rows.
+	 * The unrelated flow in hand-written scenarios, the second device's
+	 * flow in aggregate points.
 	 */
 	TSE_FLOW_SECOND,
 	TSE_FLOWS,

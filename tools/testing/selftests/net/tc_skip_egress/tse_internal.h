@@ -11,31 +11,13 @@
  *   tse_probes.c     feature probes: a test skips before it builds anything
  *   tse_traffic.c    the UDP flows, the UDP burst, the TCP stream; the wait
  *   tse_oracles.c    what a correct kernel does, checked against the counters
- *   tse_grid.c       the grid's rows: setup, observers, the model
- *   tse_scenarios.c  the hand-written rows, and the table of all (tse_table.h)
+ *   tse_grid.c       the grid's points: setup, observers, the model
+ *   tse_scenarios.c  the hand-written scenarios, the table of all (tse_table.h)
  *   tse_runner.c     tse_setup(), tse_exercise(), tse_teardown()
  *
- * The words they use:
- *   correct kernel  one that classifies a packet once per hook, even when
- *                   ifb re-injects it: ifb marks it tc_skip_classify, the
- *                   hook it returns to skips it, and no other hook does
- *   row, scenario   one test (a line of tse_table.h), for IPv4 and IPv6
- *   shape           the network a row runs on (struct tse_shape)
- *   grid            the rows made of one value of each axis (their point):
- *                   the site where the redirect to ifb sits, what it sends
- *                   and where, the ifb stages, the device it sits on, where
- *                   the packets come from, solo, aggregate (docs/grid.md);
- *                   the other rows are hand-written
- *   check           an observation compared with what a correct kernel
- *                   gives; a failed one gives a diagnosis word (struct
- *                   tse_meaning) and names its oracle, or observer
- *   oracle          a function that makes checks
- *   judge           a row's function that calls its oracles
- *   observer        a counter a grid row reads; the model gives its value
- *                   per packet on a correct kernel and on stock, and the
- *                   rule that gives it
- *   fence           a datagram sent after the test packets along their
- *                   path: once it has arrived, every copy of theirs has
+ * The words they use (correct kernel, scenario, test, point, judge, check,
+ * rule, observer, diagnosis, fence, gate, loop breaker, ...) are defined
+ * once, in docs/glossary.md; the grid's axes in docs/grid.md.
  */
 #ifndef __TSE_INTERNAL_H
 #define __TSE_INTERNAL_H
@@ -88,7 +70,7 @@ enum tse_dev {
 	TSE_IFB_IN,	/* a second ifb: the router's input's, or a second stage's */
 	TSE_VC,		/* the sender's monitor veth: a root action's target, a bridge's port */
 	TSE_VD,		/* its peer, where the copies are counted */
-	TSE_VA2,	/* a second sender veth: aggregate rows, a redirect target */
+	TSE_VA2,	/* a second sender veth: aggregate points, a redirect target */
 	TSE_VB2,	/* its peer */
 	TSE_RB2,	/* a router's second output veth, vb2's peer */
 	TSE_VO,		/* the origin's veth, where forwarded packets come from */
@@ -104,7 +86,7 @@ enum tse_tool {
 
 #define TSE_QUEUE	2048	/* room for one tool's batch in one namespace */
 
-/* What a row needs of the kernel (tse_probes.c). */
+/* What a scenario needs of the kernel (tse_probes.c). */
 enum tse_feature {
 	TSE_F_VETH	= BIT(0),
 	TSE_F_IFB	= BIT(1),
@@ -136,7 +118,7 @@ enum tse_upper {
 #define TSE_F_MIRRED_U32 (TSE_F_BASE | TSE_F_U32 | TSE_F_MIRRED)
 
 enum tse_site {
-	TSE_SITE_NONE,		/* a hand-written row */
+	TSE_SITE_NONE,		/* a hand-written scenario */
 	TSE_SITE_CLSACT_MIRRED,	/* clsact egress, u32 + mirred */
 	TSE_SITE_CLSACT_BPF,	/* clsact egress, cls_bpf bpf_redirect() */
 	TSE_SITE_TCX,		/* a tcx link, bpf_redirect() */
@@ -212,7 +194,7 @@ struct tse_scenario {
 	int pkts;		/* datagrams per flow; 0: TSE_PKTS */
 	bool unrelated;		/* also send a flow that is not redirected */
 	bool copies;		/* sends ifb copies: ifb's drops are theirs */
-	struct tse_point point;	/* the grid's rows */
+	struct tse_point point;	/* the grid's points */
 	/* Before anything is built: may skip, may choose the loop breaker. */
 	int (*prepare)(struct tse_test *t);
 	int (*setup)(struct tse_test *t);
