@@ -16,8 +16,20 @@
 #include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/libbpf_version.h>
 
 #include "test_tc_redirect_ifb.h"
+
+/*
+ * libbpf knows the tcx sections from 1.3 on. Built against an older
+ * tree's libbpf, the tcx programs load as tc ones and the tcx tests skip:
+ * that libbpf has no tcx links either.
+ */
+#if LIBBPF_MAJOR_VERSION > 1 || LIBBPF_MINOR_VERSION >= 3
+#define SEC_TCX_EGRESS	SEC("tcx/egress")
+#else
+#define SEC_TCX_EGRESS	SEC("tc")
+#endif
 
 #define VLAN_HLEN	4
 #define NH_CMP_WORDS	5	/* an IPv4 header's 20 bytes */
@@ -430,7 +442,7 @@ int tse_redirect_ifb(struct __sk_buff *skb)
 	return redirect_ifb(skb);
 }
 
-SEC("tcx/egress")
+SEC_TCX_EGRESS
 int tse_redirect_ifb_tcx(struct __sk_buff *skb)
 {
 	return redirect_ifb(skb);
@@ -455,7 +467,7 @@ int tse_clone_ifb(struct __sk_buff *skb)
 	return clone_ifb(skb);
 }
 
-SEC("tcx/egress")
+SEC_TCX_EGRESS
 int tse_clone_ifb_tcx(struct __sk_buff *skb)
 {
 	return clone_ifb(skb);
@@ -497,7 +509,7 @@ int tse_redirect_plain(struct __sk_buff *skb)
 	return redirect_plain(skb);
 }
 
-SEC("tcx/egress")
+SEC_TCX_EGRESS
 int tse_redirect_plain_tcx(struct __sk_buff *skb)
 {
 	return redirect_plain(skb);
@@ -529,7 +541,7 @@ int tse_resubmit_own(struct __sk_buff *skb)
 	return resubmit_own(skb);
 }
 
-SEC("tcx/egress")
+SEC_TCX_EGRESS
 int tse_resubmit_own_tcx(struct __sk_buff *skb)
 {
 	return resubmit_own(skb);

@@ -189,12 +189,15 @@ static int probe_tcx_in(struct tse_test *t, int nsfd)
 		return tse_setup_error(t, "veth for the tcx probe: %s", err);
 	if (setns(nsfd, CLONE_NEWNET))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	link = bpf_program__attach_tcx(t->net.skel->progs.tse_redirect_ifb_tcx,
-				       if_nametoindex("p0"), NULL);
+	link = tse_tcx_link(t->net.skel->progs.tse_redirect_ifb_tcx,
+			    if_nametoindex("p0"));
 	if (!link)
 		ret = -errno;
 	bpf_link__destroy(link);
 	tse_leave(t);
+	if (ret == -ENOTSUP)
+		return tse_skip(t, "no tcx links in the libbpf the suite was %s",
+				"built with (KDIR's, older than 1.3)");
 	if (ret)
 		return tse_skip(t, "kernel has no tcx links: %s: %s",
 				"attaching one to a veth in an empty netns failed",

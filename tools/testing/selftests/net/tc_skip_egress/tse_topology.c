@@ -824,6 +824,21 @@ int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 				  prog, 1);
 }
 
+/*
+ * A tcx link on the egress of @ifindex in the current netns. libbpf has
+ * tcx from 1.3 (Linux 6.6) on: built against an older tree's, the suite
+ * has none, and the probe skips the tcx tests (tse_probe_tcx()).
+ */
+struct bpf_link *tse_tcx_link(struct bpf_program *prog, int ifindex)
+{
+#if LIBBPF_MAJOR_VERSION > 1 || LIBBPF_MINOR_VERSION >= 3
+	return bpf_program__attach_tcx(prog, ifindex, NULL);
+#else
+	errno = ENOTSUP;
+	return NULL;
+#endif
+}
+
 int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 		   struct bpf_program *prog)
 {
@@ -832,7 +847,7 @@ int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 
 	if (tse_enter(t, tse_dev_ns(t, dev)))
 		return tse_setup_error(t, "setns: %s", strerror(errno));
-	*link = bpf_program__attach_tcx(prog, t->net.ifindex[dev], NULL);
+	*link = tse_tcx_link(prog, t->net.ifindex[dev]);
 	if (!*link)
 		err = -errno;
 	tse_leave(t);

@@ -25,6 +25,7 @@ int tse_root_qdisc(struct tse_test *t, enum tse_dev dev);
 int tse_root_qdisc_queue(struct tse_test *t, enum tse_dev dev);
 int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 		      struct bpf_program *prog);
+struct bpf_link *tse_tcx_link(struct bpf_program *prog, int ifindex);
 int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 		   struct bpf_program *prog);
 int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len);
