@@ -323,6 +323,34 @@ t_series_applies()
 	done
 }
 
+# make run_tests KDIR=TREE on each stable line's tree (CHECK_LTS makes
+# them): the suite builds against that tree's harness and libbpf, in a
+# BUILD of its own, and gives a verdict for every test the first line's
+# build lists, in a whole TAP. 6.1's harness names no skipped test, so
+# the plan and the results are counted, not the names.
+t_stable_trees()
+{
+	local line kdir b n tests rc
+
+	tests=$(expected_tests | wc -l)
+	for line in $(lines_stable); do
+		kdir=$TOP/build/linux-source-$line
+		[ -f "$kdir/Makefile" ] || continue
+		b=$OUT/build-$line
+		make -s -C "$TOP" run_tests KDIR="$kdir" BUILD="$b" >"$OUT/tap-$line" 2>&1
+		rc=$?
+		n=$(grep -cE '^(not )?ok [0-9]+' "$OUT/tap-$line")
+		if awk -f "$TOP/vm/tap-plan.awk" "$OUT/tap-$line" >/dev/null 2>&1 &&
+		   [ "$n" = "$tests" ]; then
+			pass "make run_tests KDIR=<$line tree> builds, and its TAP has all $n verdicts (make exit $rc)"
+		else
+			fail "make run_tests KDIR=<$line tree>: $n verdicts of $tests, or no whole TAP (make exit $rc)"
+			grep -E 'error|Error' "$OUT/tap-$line" | head -n 5 | sed 's/^/# /'
+		fi
+		rm -rf "$b"
+	done
+}
+
 # Runs make TARGET ($1) into $OUT/TARGET and passes with $2 or fails with
 # $3, each followed by the time it took; returns make's status.
 make_step()
@@ -437,6 +465,7 @@ main()
 		vm_prebuild_wait
 		[ "${CHECK_LTS:-0}" != 0 ] && t_vm_lts
 	fi
+	[ "${CHECK_LTS:-0}" != 0 ] && t_stable_trees
 	summary
 }
 
