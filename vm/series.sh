@@ -176,7 +176,6 @@ matrix()
 				line = sprintf("%-36s", "test")
 				for (j = 1; j <= n; j++)
 					line = line sprintf(" %-19s", want[j])
-				sub(/ +$/, "", line)
 				head = line
 			} else {
 				m = split("seed iif both", more, " ")
