@@ -64,7 +64,7 @@ run_line()
 	out=${VM_BUILD_LTS:-$VM_ROOT/build/vm-$line}
 	mkdir -p "$out"
 	for front in "${ARG_FRONTS[@]}"; do
-		vmtest_lts "$kdir" "$line" --front "$front" "${ARG_TESTS[@]}" \
+		vmtest_lts "$kdir" "$line" --front "$front" "${ARG_TESTS[@]}" stock fix \
 			> "$out/vmtest-$front.out" 2>&1 &
 		pids+=($!)
 	done
