@@ -308,11 +308,10 @@ t_series_applies()
 
 	for line in $(lines_all); do
 		kdir=$TOP/build/linux-source-$line
+		# KDIR stands for its own line's tree, whichever line that is.
+		[ -n "${KDIR:-}" ] && [ "$(tree_line "$KDIR")" = "$line" ] && kdir=$KDIR
 		dir=fix-$line
-		if [ "$line" = "$LINE" ]; then
-			kdir=${KDIR:-$kdir}
-			dir=fix
-		fi
+		[ "$line" = "$LINE" ] && dir=fix
 		[ -f "$kdir/Makefile" ] || continue
 		if out=$("$TOP/vm/mainline-check.sh" "$kdir" "$TOP/vm/kernels/$dir" 2>&1); then
 			pass "vm/kernels/$dir applies to $(tree_release "$kdir") with no fuzz"
