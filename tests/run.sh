@@ -49,6 +49,16 @@ t_library_layered()
 		fail "the scenario library is not layered: $(echo $out)"
 }
 
+# Every two axes meet in every pair of values that can be (docs/grid.md).
+t_grid_pairs()
+{
+	local out
+
+	out=$("$TOP/tests/grid-pairs.sh" 2>&1) &&
+		pass "the grid: every pair of values that can be is in a point (${out##*$'\n'})" ||
+		fail "the grid: $(echo "$out" | head -n -1 | tr '\n' ';')"
+}
+
 t_lists_every_test()
 {
 	local missing
@@ -434,6 +444,7 @@ main()
 	t_builds
 	[ -x "$SUITE" ] || { summary; exit 1; }
 	t_library_layered
+	t_grid_pairs
 	vm_prebuild
 	run_suite
 	cat "$OUT/verdicts" | sed 's/^/# /'

@@ -1954,6 +1954,20 @@ st_header_adds()
 
 # tests/layers.sh reads the library's uses from its objects: the suite's
 # own pass, and a header that lists a part too early or not at all fails.
+# A table that lacks the one point of a pair, or that has no point.
+st_grid_pairs()
+{
+	local t=$TOP/tools/testing/selftests/net/tc_skip_egress/tse_table.h
+
+	grep -v '^TSE_GRID(egress_bpf_redirect_batch_aggregate,' "$t" >"$ST/no-batch-none.h"
+	grep -v '^TSE_GRID' "$t" >"$ST/no-points.h"
+	cases "$TOP/tests/grid-pairs.sh" <<-EOF
+	pass|grid pairs, the suite's table|$t
+	fail|grid pairs, a table without its one point of BATCH over NONE|$ST/no-batch-none.h
+	fail|grid pairs, a table of rows only|$ST/no-points.h
+	EOF
+}
+
 st_layers()
 {
 	local dir=${SUITE%/*} h=$TOP/tools/testing/selftests/net/tc_skip_egress/tse_internal.h
@@ -2088,7 +2102,7 @@ selftests()
 		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
 		  kernel_compare bisect_observe record header_adds layers image_cache \
-		  run_vm_banner mainline_check; do
+		  run_vm_banner mainline_check grid_pairs; do
 		"st_$g"
 	done
 	selftests_cleanup

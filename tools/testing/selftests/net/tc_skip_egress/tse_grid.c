@@ -134,42 +134,15 @@ static enum tse_hook site_hook(const struct tse_point *p)
 }
 
 /*
- * bpf_redirect() from a tunnel, whose packets have no link-layer header,
- * to ifb, which has one, drops the packet on every kernel: nothing to judge.
- */
-static int unsupported(struct tse_test *t)
-{
-	const struct tse_point *p = &t->s->point;
-
-	if (own_device(p) && !bpf_site(p))
-		return tse_skip(t, "%s: %s", "mirred to its own device",
-				"it meets its own filter again until the nesting limit drops it");
-	if (hairpin(p) && !forwarded(p))
-		return tse_skip(t, "%s: %s", "a hairpin of a packet sent from this host",
-				"it has no input device to go back out of");
-	if (sent_away(p) && p->upper == TSE_UPPER_TUNNEL)
-		return tse_skip(t, "%s: %s", "a tunnel's packet to a plain device",
-				"no link-layer header: mirred sends it without one, bpf_redirect() drops it");
-	if (lower_stage(p) && (!p->upper || p->upper == TSE_UPPER_TUNNEL))
-		return tse_skip(t, "%s: %s", "no device below to redirect too",
-				"va carries the tunnel's encapsulated packets, or nothing is stacked");
-	if (p->upper != TSE_UPPER_TUNNEL || !bpf_site(p))
-		return 0;
-	return tse_skip(t, "%s: %s", "bpf_redirect() from a tunnel to ifb",
-			"no link-layer header, dropped on every kernel (-ERANGE)");
-}
-
-/*
  * In solo rows no gate sits on ifb's egress, so the site's own program
  * (or the root qdisc's counter) breaks loops; elsewhere the gate does.
  */
-int tse_grid_prepare(struct tse_test *t)
+void tse_grid_prepare(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
 
 	if (p->solo)
 		t->net.breaker = root_site(p) ? TSE_HOOK_REINJECT : site_hook(p);
-	return unsupported(t);
 }
 
 static bool copies(const struct tse_point *p)

@@ -6,7 +6,7 @@
 
 #pragma GCC visibility push(hidden)
 
-int tse_grid_prepare(struct tse_test *t);
+void tse_grid_prepare(struct tse_test *t);
 int tse_grid_setup(struct tse_test *t);
 void tse_grid_judge(struct tse_test *t);
 

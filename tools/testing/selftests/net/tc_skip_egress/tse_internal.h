@@ -30,6 +30,7 @@
 #include <linux/types.h>
 
 #include "tse.h"
+#include "tse_point.h"
 #include "../../bpf/progs/test_tc_redirect_ifb.h"
 #include "test_tc_redirect_ifb.skel.h"
 
@@ -104,61 +105,8 @@ enum tse_feature {
 	TSE_F_BRIDGE	= BIT(13),
 };
 
-/* A device stacked over va and vb, which carries their addresses. */
-enum tse_upper {
-	TSE_UPPER_NONE,
-	TSE_UPPER_VLAN,		/* 802.1Q vlan 10 */
-	TSE_UPPER_MACVLAN,	/* a macvlan in bridge mode, a MAC of its own */
-	TSE_UPPER_BOND,		/* an active-backup bond, va or vb its slave */
-	TSE_UPPER_TUNNEL,	/* ipip or ip6tnl (ip6ip6) from va to vb, no L2 header */
-	TSE_UPPER_BRIDGE,	/* a bridge, va its port; the sender's floods to vc too */
-};
-
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)
 #define TSE_F_MIRRED_U32 (TSE_F_BASE | TSE_F_U32 | TSE_F_MIRRED)
-
-enum tse_site {
-	TSE_SITE_NONE,		/* a hand-written scenario */
-	TSE_SITE_CLSACT_MIRRED,	/* clsact egress, u32 + mirred */
-	TSE_SITE_CLSACT_BPF,	/* clsact egress, cls_bpf bpf_redirect() */
-	TSE_SITE_TCX,		/* a tcx link, bpf_redirect() */
-	TSE_SITE_ROOT,		/* root qdisc u32 + mirred, no egress hook */
-	TSE_SITE_ROOT_CLSACT,	/* the same, a counting clsact beside it */
-	TSE_SITES,
-};
-
-/* What the site sends, and where. */
-enum tse_sends {
-	TSE_SENDS_PACKET,	/* the packet to ifb: mirred redirect, bpf_redirect() */
-	TSE_SENDS_COPY,		/* a copy to ifb: mirred mirror, bpf_clone_redirect() */
-	TSE_SENDS_PLAIN,	/* the packet to a plain device, va2, whose egress counts */
-	TSE_SENDS_OWN,		/* the packet back to its own device, once (BPF sites) */
-	TSE_SENDS_INPUT,	/* a forwarded packet back out of its input device, vi */
-};
-
-/* The ifbs a packet passes on its way out of the device. */
-enum tse_stages {
-	TSE_STAGES_ONE,		/* the site's */
-	TSE_STAGES_TWO,		/* then the device's root qdisc's, to a second ifb */
-	TSE_STAGES_LOWER,	/* and va's below the site's device, to the same ifb */
-};
-
-/* Where the packets the site meets come from. */
-enum tse_source {
-	TSE_SOURCE_LOCAL,	/* sent from the site's host: no input device */
-	TSE_SOURCE_FORWARDED,	/* forwarded from the origin, in by vi */
-	TSE_SOURCE_BATCH,	/* the same, both flows in one burst: one ifb batch */
-};
-
-struct tse_point {
-	enum tse_site site;
-	enum tse_sends sends;
-	enum tse_stages stages;
-	enum tse_upper upper;	/* the device the redirect sits on */
-	enum tse_source source;
-	bool solo;		/* no egress hook on any other device */
-	bool aggregate;		/* a second device redirects to the same ifb */
-};
 
 struct tse_shape {
 	bool routed;		/* sender - router - receiver, else a veth pair */
@@ -195,8 +143,8 @@ struct tse_scenario {
 	bool unrelated;		/* also send a flow that is not redirected */
 	bool copies;		/* sends ifb copies: ifb's drops are theirs */
 	struct tse_point point;	/* the grid's points */
-	/* Before anything is built: may skip, may choose the loop breaker. */
-	int (*prepare)(struct tse_test *t);
+	/* Before anything is built: chooses the loop breaker. */
+	void (*prepare)(struct tse_test *t);
 	int (*setup)(struct tse_test *t);
 	void (*judge)(struct tse_test *t);
 };

@@ -789,6 +789,28 @@ static const struct tse_scenario tse_table[] = {
 #include "tse_table.h"
 };
 
+/*
+ * A point whose values do not meet does not build: each is a static
+ * assertion, made an expression by a struct inside sizeof.
+ */
+#undef TSE_GRID
+#undef TSE_ROW
+#define TSE_GRID(n, site, sends, stages, dev, source, alone, agg)		\
+	sizeof(struct {								\
+		_Static_assert(TSE_POINT_CAN_BE(TSE_SITE_##site,		\
+				TSE_SENDS_##sends, TSE_STAGES_##stages,		\
+				TSE_UPPER_##dev, TSE_SOURCE_##source, agg),	\
+			#n " (" #site " " #sends " " #stages " " #dev " "	\
+			#source " solo " #alone " aggregate " #agg		\
+			"): values that do not meet (docs/grid.md)");		\
+		char ok;							\
+	}),
+#define TSE_ROW(...)
+
+static const size_t tse_points_can_be[] __maybe_unused = {
+#include "tse_table.h"
+};
+
 int tse_scenario_count(void)
 {
 	return ARRAY_SIZE(tse_table);

@@ -21,13 +21,11 @@ TSE_GRID(egress_bpf_redirect, CLSACT_BPF, PACKET, ONE, NONE, LOCAL, false, false
 TSE_GRID(egress_bpf_redirect_vlan_solo_aggregate, CLSACT_BPF, PACKET, ONE, VLAN, LOCAL, true, true)
 TSE_GRID(egress_bpf_redirect_macvlan_solo, CLSACT_BPF, PACKET, ONE, MACVLAN, LOCAL, true, false)
 TSE_GRID(egress_bpf_redirect_bond, CLSACT_BPF, PACKET, ONE, BOND, LOCAL, false, false)
-TSE_GRID(egress_bpf_redirect_tunnel_solo, CLSACT_BPF, PACKET, ONE, TUNNEL, LOCAL, true, false)
 TSE_GRID(egress_bpf_redirect_bridge_solo, CLSACT_BPF, PACKET, ONE, BRIDGE, LOCAL, true, false)
 TSE_GRID(egress_tcx_redirect, TCX, PACKET, ONE, NONE, LOCAL, false, false)
 TSE_GRID(egress_tcx_redirect_vlan, TCX, PACKET, ONE, VLAN, LOCAL, false, false)
 TSE_GRID(egress_tcx_redirect_macvlan_solo, TCX, PACKET, ONE, MACVLAN, LOCAL, true, false)
 TSE_GRID(egress_tcx_redirect_bond_solo, TCX, PACKET, ONE, BOND, LOCAL, true, false)
-TSE_GRID(egress_tcx_redirect_tunnel_solo_aggregate, TCX, PACKET, ONE, TUNNEL, LOCAL, true, true)
 TSE_GRID(egress_tcx_redirect_bridge_aggregate, TCX, PACKET, ONE, BRIDGE, LOCAL, false, true)
 TSE_GRID(root_qdisc_mirred_solo, ROOT, PACKET, ONE, NONE, LOCAL, true, false)
 TSE_GRID(root_qdisc_mirred_solo_aggregate, ROOT, PACKET, ONE, NONE, LOCAL, true, true)
@@ -110,6 +108,7 @@ TSE_GRID(root_qdisc_mirred_hairpin_bond_forwarded_solo, ROOT, INPUT, ONE, BOND, 
 	 true, false)
 TSE_GRID(root_qdisc_mirred_with_clsact_hairpin_bridge_lower_too_forwarded, ROOT_CLSACT, INPUT,
 	 LOWER, BRIDGE, FORWARDED, false, false)
+TSE_GRID(egress_bpf_redirect_batch_aggregate, CLSACT_BPF, PACKET, ONE, NONE, BATCH, false, true)
 TSE_GRID(egress_mirred_bond_batch_aggregate, CLSACT_MIRRED, PACKET, ONE, BOND, BATCH,
 	 false, true)
 TSE_GRID(egress_bpf_redirect_macvlan_two_ifb_batch_aggregate, CLSACT_BPF, PACKET, TWO, MACVLAN,
