@@ -1,17 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * test_progs front end of the tc_skip_egress scenarios (net/tc_skip_egress,
- * tse.h): does a packet that ifb re-injects on egress skip the device's
- * egress tc hook, as the ingress hook already does?
- *
- * One subtest per scenario and IP version, e.g.
- * tc_redirect_ifb/egress_mirred_ipv4. It runs the scenario and asserts
- * each of its checks; it holds no scenario logic of its own.
- */
+/* test_progs front end of net/tc_skip_egress (tse.h): a subtest per scenario and family. */
 #include "test_progs.h"
 #include "../../net/tc_skip_egress/tse.h"
 
-/* A failed check fails the subtest: "egress_mirred_vlan_solo:model.peer:FAIL:...". */
 static void report_check(const struct tse_check *c)
 {
 	char line[512];
@@ -59,7 +50,6 @@ static void run_scenario(const char *name, int family)
 	tse_teardown(t);
 }
 
-/* The library's table is the one list of scenarios for both front ends. */
 void test_tc_redirect_ifb(void)
 {
 	static const int families[] = { TSE_V4, TSE_V6 };

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Programs for the tc_redirect_ifb tests: counters that tell how often each
- * tc hook classified each test packet, a bpf_redirect() to ifb, and a loop
- * breaker on ifb itself, so that a kernel that loops packets through ifb
- * still gives a verdict in bounded time.
- */
+/* tc_redirect_ifb: count each hook's runs per test packet, redirect to ifb, break loops. */
 #include <stdbool.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -20,11 +15,7 @@
 
 #include "test_tc_redirect_ifb.h"
 
-/*
- * libbpf knows the tcx sections from 1.3 on. Built against an older
- * tree's libbpf, the tcx programs load as tc ones and the tcx tests skip:
- * that libbpf has no tcx links either.
- */
+/* libbpf < 1.3 has no tcx sections nor links: the tcx programs load as tc, the tests skip. */
 #if LIBBPF_MAJOR_VERSION > 1 || LIBBPF_MINOR_VERSION >= 3
 #define SEC_TCX_EGRESS	SEC("tcx/egress")
 #else
@@ -34,7 +25,6 @@
 #define VLAN_HLEN	4
 #define NH_CMP_WORDS	5	/* an IPv4 header's 20 bytes */
 
-/* Set by the loader before load. */
 const volatile struct tse_config cfg = {};
 struct tse_counters counters = {};
 
@@ -45,7 +35,6 @@ struct {
 	__type(value, struct tse_tcp_runs);
 } tcp_skbs SEC(".maps");
 
-/* What a packet is to the counters. */
 enum tse_kind {
 	TSE_KIND_OTHER,		/* background: no packet of the test's */
 	TSE_KIND_FENCE,		/* the fence that ends the datagrams */
@@ -59,17 +48,10 @@ struct tse_packet {
 };
 
 /*
- * Whether the packet starts at its network header. A tc program's packet
- * starts at the device's link-layer header: Ethernet on a veth or an ifb,
- * none on an ipip or ip6tnl device (ARPHRD_TUNNEL, ARPHRD_TUNNEL6), nor in
- * ifb for a packet redirected there from one: such a packet starts with
- * its IP header. A tc program cannot read skb->network_header, but
- * bpf_skb_load_bytes_relative() reads from it: the packet starts there when
- * its first bytes are the network header's. An Ethernet frame's could only
- * be if its EtherType repeated in the IP header's source address (bytes 12
- * and 13: 8.0.x.x, or 86dd in an IPv6 address's third group), which none
- * of the test's addresses is. Where the network header cannot be read
- * (not set, too short), the packet counts as Ethernet.
+ * No link-layer header on ipip or ip6tnl devices, nor in ifb for what they redirect. A tc
+ * program cannot read skb->network_header, but bpf_skb_load_bytes_relative() reads from it.
+ * An Ethernet frame's first bytes match only if its EtherType recurs in the IP source address
+ * (8.0.x.x, or 86dd in an IPv6 address's third group): no test address has it.
  */
 static __always_inline bool at_network_header(struct __sk_buff *skb)
 {
@@ -86,10 +68,6 @@ static __always_inline bool at_network_header(struct __sk_buff *skb)
 	return true;
 }
 
-/*
- * The L3 protocol and offset: past an in-band 802.1Q tag if there is one,
- * at 0 where there is no link-layer header.
- */
 static __always_inline int l3_offset(struct __sk_buff *skb, __u16 *proto,
 				     __u32 *off)
 {
@@ -110,7 +88,6 @@ static __always_inline int l3_offset(struct __sk_buff *skb, __u16 *proto,
 	return 0;
 }
 
-/* The protocol after the IPv4 or IPv6 header at @off, and the offset past it. */
 static __always_inline int ip_next(struct __sk_buff *skb, bool v6, __u8 *next,
 				   __u32 *off)
 {
@@ -131,12 +108,7 @@ static __always_inline int ip_next(struct __sk_buff *skb, bool v6, __u8 *next,
 	return 0;
 }
 
-/*
- * The L4 protocol and offset of an IPv4 or IPv6 packet. Below a tunnel
- * (ipip: IPPROTO_IPIP; ip6ip6: IPPROTO_IPV6, without an encapsulation
- * limit option) the test's packet is inside the outer header: the lower
- * device counts the outer packets as the packets they carry.
- */
+/* Below a tunnel (ipip; ip6ip6 without an encapsulation limit) count the inner packet. */
 static __always_inline int l4_offset(struct __sk_buff *skb, __u8 *l4,
 				     __u32 *off)
 {
@@ -175,7 +147,6 @@ static __always_inline enum tse_kind udp_kind(struct __sk_buff *skb, __u32 off,
 	return TSE_KIND_OTHER;
 }
 
-/* A segment of the stream: pkt->seq is its TCP sequence number. */
 static __always_inline enum tse_kind tcp_kind(struct __sk_buff *skb, __u32 off,
 					      struct tse_packet *pkt)
 {
@@ -188,7 +159,6 @@ static __always_inline enum tse_kind tcp_kind(struct __sk_buff *skb, __u32 off,
 	return TSE_KIND_TCP;
 }
 
-/* Is this a test packet, and which one? */
 static __always_inline enum tse_kind classify(struct __sk_buff *skb,
 					      struct tse_packet *pkt)
 {
@@ -212,7 +182,6 @@ static __always_inline __u32 *seen(enum tse_hook hook, struct tse_packet *pkt)
 	return &counters.seen[hook][pkt->flow & 1][pkt->seq & (TSE_MAX_PKTS - 1)];
 }
 
-/* Count a run of the hook under test, or of ifb's gate, for this TCP skb. */
 static __always_inline void count_tcp_skb(struct __sk_buff *skb,
 					  enum tse_hook hook, __u32 seq)
 {
@@ -234,7 +203,6 @@ static __always_inline void count_tcp_skb(struct __sk_buff *skb,
 		__sync_fetch_and_add(&runs->ifb, 1);
 }
 
-/* Keep what @hook's program reads of a test packet of the redirected flow. */
 static __always_inline void keep_fields(struct __sk_buff *skb,
 					enum tse_hook hook,
 					struct tse_packet *pkt)
@@ -258,11 +226,7 @@ static __always_inline void keep_fields(struct __sk_buff *skb,
 	f->vlan_tci = skb->vlan_tci;
 }
 
-/*
- * Count one run of @hook, and keep what it read of a test datagram before
- * any program of ours changes it. The add's own return value is not used:
- * without alu32 atomics (-mcpu=v2), only a plain atomic add is available.
- */
+/* Atomic adds, their value unused: without alu32 atomics (-mcpu=v2) only a plain add exists. */
 static __always_inline enum tse_kind count(struct __sk_buff *skb,
 					   enum tse_hook hook,
 					   struct tse_packet *pkt)
@@ -296,12 +260,8 @@ static __always_inline void record_loop(enum tse_kind kind,
 }
 
 /*
- * The loop breaker: skb->mark counts a test packet's passes (it survives
- * the round trip through ifb, and a crossing into another namespace
- * clears it). A packet that passes more than loop_limit times is looping:
- * drop it, so the test ends, and record that it looped. A looping fence
- * is dropped too, unrecorded: copies of it that a kernel kept sending to
- * the receiver would keep the test from its end.
+ * skb->mark counts a test packet's passes: it survives ifb, a netns crossing clears it. A
+ * looping fence is dropped unrecorded: copies of it kept coming would hold up the test's end.
  */
 static __always_inline int break_loop(struct __sk_buff *skb, enum tse_kind kind,
 				      struct tse_packet *pkt)
@@ -315,12 +275,7 @@ static __always_inline int break_loop(struct __sk_buff *skb, enum tse_kind kind,
 	return TC_ACT_SHOT;
 }
 
-/*
- * The counters return "unspec" so that classification goes on to the next
- * filter: they observe, they do not decide. The one that cfg.breaker names
- * also breaks loops, where no gate on ifb may (the grid's rows with no
- * egress hook but the one under test).
- */
+/* Counters return UNSPEC: they observe. cfg.breaker's breaks loops where no ifb gate can. */
 static __always_inline int count_and_go_on(struct __sk_buff *skb,
 					   enum tse_hook hook)
 {
@@ -342,14 +297,12 @@ int tse_count_tail(struct __sk_buff *skb)
 	return count_and_go_on(skb, TSE_HOOK_TAIL);
 }
 
-/* The receiving device's ingress. */
 SEC("tc")
 int tse_count_peer(struct __sk_buff *skb)
 {
 	return count_and_go_on(skb, TSE_HOOK_PEER);
 }
 
-/* The egress of the plain device that tse_redirect_plain sends to. */
 SEC("tc")
 int tse_count_target(struct __sk_buff *skb)
 {
@@ -381,11 +334,8 @@ int tse_count_mirror(struct __sk_buff *skb)
 }
 
 /*
- * A filter of the root qdisc of the device ifb returns packets to: the
- * first place that sees a packet after ifb on every kernel (the clsact hook
- * is skipped where the fix is in). A packet counted here with ifb's
- * ifindex in skb_iif has left ifb; where the root qdisc redirects, it
- * also sees the packet before ifb, with another.
+ * The first place after ifb on every kernel (the fix skips clsact). skb_iif == ifb's ifindex
+ * here means the packet left ifb; a redirecting root qdisc also sees it before ifb.
  */
 SEC("tc")
 int tse_count_reinject(struct __sk_buff *skb)
@@ -401,11 +351,7 @@ int tse_count_reinject(struct __sk_buff *skb)
 						  TC_ACT_UNSPEC;
 }
 
-/*
- * The grid's site program: it counts, breaks loops where it is the
- * breaker, and tells whether @skb is a test packet it sends on (1), one it
- * lets pass (0), or one the breaker stopped (-1); @kind says what it is.
- */
+/* 1: a test packet to send on; 0: one to let pass; -1: the loop breaker stopped it. */
 static __always_inline int site_sends_packet(struct __sk_buff *skb, enum tse_kind *kind,
 					     struct tse_packet *pkt)
 {
@@ -448,7 +394,6 @@ int tse_redirect_ifb_tcx(struct __sk_buff *skb)
 	return redirect_ifb(skb);
 }
 
-/* The grid's copy rows: a copy to ifb, the packet itself on its way. */
 static __always_inline int clone_ifb(struct __sk_buff *skb)
 {
 	enum tse_kind kind;
@@ -473,10 +418,7 @@ int tse_clone_ifb_tcx(struct __sk_buff *skb)
 	return clone_ifb(skb);
 }
 
-/*
- * bpf_redirect() to the plain target (va2, or a router's rb2), the frame
- * readdressed to the target's link peer so that the receiver takes it.
- */
+/* Readdressed to the target's link peer, so that the receiver takes it. */
 static __always_inline int redirect_to_target(struct __sk_buff *skb)
 {
 	if (bpf_skb_store_bytes(skb, 0, (const void *)cfg.target_mac,
@@ -485,12 +427,7 @@ static __always_inline int redirect_to_target(struct __sk_buff *skb)
 	return bpf_redirect(cfg.target_ifindex, 0);
 }
 
-/*
- * The packet to a plain device, not ifb: what the target's egress reads of
- * it must not depend on the fix (Daniel Borkmann's objection to setting
- * skb_iif for every target). The fence takes the packets' way, so that it
- * arrives after them.
- */
+/* Not to ifb: nothing the target reads may depend on the fix. The fence follows the packets. */
 static __always_inline int redirect_plain(struct __sk_buff *skb)
 {
 	enum tse_kind kind;
@@ -515,13 +452,7 @@ int tse_redirect_plain_tcx(struct __sk_buff *skb)
 	return redirect_plain(skb);
 }
 
-/*
- * The grid's rows that hand the packet back to its own device, as a
- * program that strips a header and resubmits does (John Fastabend's case):
- * on its first run for the packet (its run counter says which), then it
- * lets the resubmitted packet pass. No ifb is on the way, so the program
- * must see the packet twice on every kernel.
- */
+/* Back to its own device once, as a program that strips a header does: no ifb, seen twice. */
 static __always_inline int resubmit_own(struct __sk_buff *skb)
 {
 	struct tse_packet pkt;
@@ -547,12 +478,7 @@ int tse_resubmit_own_tcx(struct __sk_buff *skb)
 	return resubmit_own(skb);
 }
 
-/*
- * BPF's twin of a mirred mirror to ifb, to watch egress traffic there: a
- * copy to ifb, the packet itself on its way. The fence is copied too, but
- * not a copy of it that a kernel sent back from ifb (skb_iif is set): one
- * copy of the fence per kernel that keeps copies, not a copy of a copy.
- */
+/* A copy to ifb; the fence's too, but not a copy of it that came back from ifb (skb_iif set). */
 SEC("tc")
 int tse_clone_to_ifb(struct __sk_buff *skb)
 {
@@ -565,12 +491,7 @@ int tse_clone_to_ifb(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
-/*
- * A program that hands each packet back to its own device once, as one
- * that pops a header and resubmits would (John Fastabend's case): it must
- * see the resubmitted packet, which no ifb re-injected. skb->mark says it
- * was resubmitted; the crossing into the receiver's namespace clears it.
- */
+/* skb->mark: resubmitted already; the crossing into the receiver's netns clears it. */
 SEC("tc")
 int tse_resubmit(struct __sk_buff *skb)
 {
@@ -585,12 +506,7 @@ int tse_resubmit(struct __sk_buff *skb)
 	return bpf_redirect(skb->ifindex, 0);
 }
 
-/*
- * A router's input: the odd datagrams go to a second output (rb2),
- * readdressed to its peer, the even ones on to routing and rb. A burst's
- * datagrams arrive in one softirq run, so each ifb batch holds packets of
- * both outputs.
- */
+/* A burst arrives in one softirq run: each ifb batch holds packets of both outputs. */
 SEC("tc")
 int tse_split_odd(struct __sk_buff *skb)
 {
@@ -602,12 +518,7 @@ int tse_split_odd(struct __sk_buff *skb)
 	return redirect_to_target(skb);
 }
 
-/*
- * Rewrite the 4 or 16 bytes at @off to @to (@len), and the UDP checksum
- * at @csum with them; the IPv4 header's too at @l3_csum (0: none). Of a
- * CHECKSUM_PARTIAL packet's checksum only the pseudo header (@pseudo) is
- * in the packet yet; the helpers know.
- */
+/* Of a CHECKSUM_PARTIAL packet's checksum only the pseudo header (@pseudo) is in it yet. */
 static __always_inline int rewrite(struct __sk_buff *skb, __u32 off, __u32 *to,
 				   __u32 len, __u32 csum, __u32 l3_csum, bool pseudo)
 {
@@ -623,7 +534,6 @@ static __always_inline int rewrite(struct __sk_buff *skb, __u32 off, __u32 *to,
 	return bpf_skb_store_bytes(skb, off, to, len, 0);
 }
 
-/* vb2's address, the second flow's destination, in @addr. */
 static __always_inline void second_daddr(__u32 *addr)
 {
 	int i;
@@ -633,13 +543,7 @@ static __always_inline void second_daddr(__u32 *addr)
 		((__u8 *)addr)[i] = cfg.second_daddr[i];
 }
 
-/*
- * A datagram the origin marked for the second flow: to vb2's address and
- * the second flow's port, with the test's own magic. Routing then sends it
- * out of va2, the datagrams before and after it out of the site's device.
- * The port is rewritten with the length after it: the checksum helpers
- * take whole 32-bit words.
- */
+/* The port is rewritten with the length after it: the checksum helpers take 32-bit words. */
 static __always_inline int split_datagram(struct __sk_buff *skb)
 {
 	__u32 l3, l4, csum, magic = bpf_htonl(TSE_MAGIC), port_len, addr[4];
@@ -667,14 +571,7 @@ static __always_inline int split_datagram(struct __sk_buff *skb)
 			     l3 + offsetof(struct iphdr, check), true));
 }
 
-/*
- * The forwarder's input, vi: the origin's burst carries both flows, every
- * second datagram the second's, and this program gives those their own
- * address and port. The burst's datagrams arrive in one softirq run and
- * leave by both devices in it, so one ifb batch holds both devices'
- * packets. A datagram it cannot rewrite stays of no test flow, to be seen
- * as such (tse_expect_quiet()).
- */
+/* vi splits the burst; a datagram it cannot rewrite stays of no flow (tse_expect_quiet()). */
 SEC("tc")
 int tse_split_flows(struct __sk_buff *skb)
 {
@@ -685,7 +582,6 @@ int tse_split_flows(struct __sk_buff *skb)
 	return TC_ACT_UNSPEC;
 }
 
-/* Redirected packets inside ifb now, and the most there were at once. */
 static __always_inline void track_batch(void)
 {
 	__u32 now;
@@ -696,10 +592,6 @@ static __always_inline void track_batch(void)
 		counters.max_in_ifb = now;
 }
 
-/*
- * Attached to each ifb's own egress, which every packet passes on its way
- * into ifb: it counts the entries, and breaks loops (break_loop()).
- */
 SEC("tc")
 int tse_ifb_gate(struct __sk_buff *skb)
 {

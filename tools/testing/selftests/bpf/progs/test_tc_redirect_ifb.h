@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Layout shared by test_tc_redirect_ifb.c and the programs that load it. */
 #ifndef __TEST_TC_REDIRECT_IFB_H
 #define __TEST_TC_REDIRECT_IFB_H
 
 #include <linux/types.h>
 
-/*
- * Test datagrams carry this payload, TSE_MAGIC; anything else on a hook is
- * background, fences (TSE_FENCE_MAGIC) included. The words are defined in
- * the tc_skip_egress project's docs/glossary.md.
- */
+/* Test datagrams carry TSE_MAGIC; anything else on a hook, fences included, is background. */
 #define TSE_MAGIC	0x74736531	/* "tse1" */
 #define TSE_FENCE_MAGIC	0x74736566	/* "tsef" */
 /* A datagram of the second flow inside the first's burst, until vi's split. */
@@ -21,21 +16,13 @@ struct tse_payload {
 	__be32 seq;
 };
 
-/*
- * UDP flows: the one the scenario redirects to ifb, and a second. TCP
- * segments are counted per skb, since they carry no sequence of ours.
- */
 enum tse_flow {
 	TSE_FLOW_REDIRECTED,
-	/*
-	 * The unrelated flow in hand-written scenarios, the second device's
-	 * flow in aggregate points.
-	 */
+	/* the unrelated flow; in aggregate points, the second device's */
 	TSE_FLOW_SECOND,
 	TSE_FLOWS,
 };
 
-/* Where a counting program sits; each has its own row of counters. */
 enum tse_hook {
 	TSE_HOOK_HEAD,		/* first classifier on the hook under test */
 	TSE_HOOK_TAIL,		/* last counting classifier before the redirect */
@@ -65,7 +52,6 @@ struct tse_config {
 	__u8 second_daddr[16];	/* vb2's address: where vi's split sends the second flow */
 };
 
-/* Per hook, for the TCP stream: skbs, and segments they carry. */
 struct tse_tcp_counters {
 	__u32 skbs[TSE_HOOKS];
 	__u32 segs[TSE_HOOKS];
@@ -74,10 +60,7 @@ struct tse_tcp_counters {
 	__u32 untracked;	/* skbs the map tcp_skbs had no room for */
 };
 
-/*
- * One skb of the TCP stream, in the map tcp_skbs: its sequence number and
- * length (the handshake's last ACK has the first data skb's sequence).
- */
+/* An skb of the stream; len too, as the handshake's last ACK has the first data skb's seq. */
 struct tse_tcp_key {
 	__u32 seq;
 	__u32 len;
@@ -91,11 +74,7 @@ struct tse_tcp_runs {
 
 #define TSE_TCP_SKBS	8192	/* 1 MiB is at most 725 full-sized segments */
 
-/*
- * What a hook's program read of a test packet of the redirected flow, the
- * last time it ran for it: the fields a tc BPF program sees, which the fix
- * must leave as stock has them except where it means to change them.
- */
+/* What a hook read of a redirected test packet: the fix may change only what it means to. */
 struct tse_fields {
 	__u32 mark;
 	__u32 priority;

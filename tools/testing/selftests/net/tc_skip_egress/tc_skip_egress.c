@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * kselftest front end of the tc_skip_egress scenarios (tse.h): one test per
- * scenario and IP version, e.g. tc_skip_egress.ipv6.egress_mirred.
- */
+/* kselftest front end of tse.h: one test per scenario and IP version. */
 #include "../../kselftest_harness.h"
 #include "tse.h"
 
@@ -46,7 +43,6 @@ static void build(struct __test_metadata *_metadata, struct tse_test **t,
 	ASSERT_EQ(TSE_PASS, res->status) TH_LOG("setup: %s", res->reason);
 }
 
-/* Each failed check ("egress_mirred_vlan_solo:model.peer:..."), the diagnosis. */
 static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 		     const struct tse_result *res)
 {
@@ -69,7 +65,6 @@ static void exercise(struct __test_metadata *_metadata, struct tse_test *t,
 	ksft_print_msg("took %.2f s\n", res->seconds);
 	if (res->status == TSE_PASS)
 		return;
-	/* A failed check made the result a failure (tse_result.c). */
 	ksft_print_msg("diagnosis: %s\n", res->diagnosis);
 	ASSERT_EQ(0, res->reason[0]) TH_LOG("%s", res->reason);
 	ASSERT_EQ(TSE_PASS, res->status);

@@ -1,18 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * tc_skip_egress: does a packet that ifb re-injects on egress skip the
- * device's egress tc hook, as the ingress hook already does?
- *
- * The scenario library's interface to its front ends, the kselftest
- * harness (tc_skip_egress.c) and test_progs (tc_redirect_ifb.c), which
- * hold no scenario logic.
- */
+/* The tc_skip_egress scenario library's interface to tc_skip_egress.c and tc_redirect_ifb.c. */
 #ifndef __TSE_H
 #define __TSE_H
 
 #include <stdbool.h>
 
-/* IP versions every scenario runs for. */
 #define TSE_V4			1
 #define TSE_V6			2
 
@@ -22,7 +14,6 @@ enum tse_status {
 	TSE_SKIP,
 };
 
-/* How a check compares what it saw with what a correct kernel gives. */
 enum tse_cmp {
 	TSE_EQ,
 	TSE_GE,
@@ -31,7 +22,6 @@ enum tse_cmp {
 #define TSE_MAX_CHECKS	128
 #define TSE_TEXT	256
 
-/* One observation compared with what a correct kernel gives. */
 struct tse_check {
 	char what[112];		/* e.g. "egress classifier runs per packet" */
 	long long got;
@@ -41,9 +31,9 @@ struct tse_check {
 	int total;		/* per-packet checks: packets checked */
 	const char *word;	/* diagnosis when it fails, e.g. "reclassified" */
 	const char *meaning;	/* what a failure means for the kernel */
-	char where[96];		/* "row:oracle", or "row:model.observer" */
+	char where[96];		/* "scenario:tse_expect_*", or "scenario:model.observer" */
 	char values[96];	/* per-packet checks: each packet's count */
-	long long stock;	/* grid rows: what the model gives stock, or -1 */
+	long long stock;	/* points: what the model gives stock, or -1 */
 };
 
 struct tse_result {
@@ -64,18 +54,13 @@ const char *tse_scenario_name(int i);
 const char *tse_family_name(int family);
 
 /*
- * Build @scenario's topology for @family. Returns NULL only when out of
- * memory; otherwise res->status says whether it may run (TSE_PASS), must
- * skip (a missing feature, res->reason) or failed its setup.
+ * Returns NULL only when out of memory; res->status says whether the test may run (TSE_PASS),
+ * skips (a missing feature, res->reason) or failed its setup.
  */
 struct tse_test *tse_setup(const char *scenario, int family,
 			   struct tse_result *res);
-/*
- * Send the scenario's traffic and judge the kernel into the result; with
- * TSE_RECORD set, append its checks to that file, or fail the result.
- */
+/* With TSE_RECORD set, also appends the checks to that file, or fails the result. */
 void tse_exercise(struct tse_test *t);
-/* Remove everything the scenario created. */
 void tse_teardown(struct tse_test *t);
 
 bool tse_check_ok(const struct tse_check *c);

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The grid's rows (docs/grid.md): one setup and one judge for all of them,
- * which follow the row's axes, and the model the judge checks each
- * observer against.
- */
+/* The grid's points (docs/grid.md): one setup and one judge for all, and the model. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -18,7 +14,6 @@
 
 #define UDP	17
 
-/* The device the row's redirect sits on, for @flow. */
 static enum tse_dev site_dev(struct tse_test *t, enum tse_flow flow)
 {
 	if (flow == TSE_FLOW_SECOND)
@@ -31,78 +26,46 @@ static bool root_site(const struct tse_point *p)
 	return p->site == TSE_SITE_ROOT || p->site == TSE_SITE_ROOT_CLSACT;
 }
 
-/*
- * A second stage: the site device's root qdisc sends what comes back from
- * the site's ifb on to a second ifb, ifb_in, as a shaper chain does.
- */
 static bool two_stages(const struct tse_point *p)
 {
 	return p->stages == TSE_STAGES_TWO;
 }
 
-/*
- * The device below the site's, va, sends the packet to the same ifb too,
- * from its root qdisc: one ifb for all egress, IMQ style.
- */
 static bool lower_stage(const struct tse_point *p)
 {
 	return p->stages == TSE_STAGES_LOWER;
 }
 
-/* The site device's root qdisc redirects: as the site, or the second stage. */
 static bool root_redirects(const struct tse_point *p)
 {
 	return root_site(p) || two_stages(p);
 }
 
-/*
- * The site sends the packet to a plain device, va2, not to ifb: it never
- * comes back to the site's device, and va2's peer, vb2, takes it.
- */
 static bool plain_target(const struct tse_point *p)
 {
 	return p->sends == TSE_SENDS_PLAIN;
 }
 
-/*
- * The site sends a forwarded packet back out of the device it came in
- * by, vi, towards the origin: a hairpin.
- */
 static bool hairpin(const struct tse_point *p)
 {
 	return p->sends == TSE_SENDS_INPUT;
 }
 
-/* The packet leaves by another device than the site's, never to return. */
 static bool sent_away(const struct tse_point *p)
 {
 	return plain_target(p) || hairpin(p);
 }
 
-/*
- * The site's program hands the packet back to its own device once, then
- * lets it pass: no ifb is on its way, and the program sees it twice.
- */
 static bool own_device(const struct tse_point *p)
 {
 	return p->sends == TSE_SENDS_OWN;
 }
 
-/*
- * The sender forwards the packets from the origin: they arrive with an
- * input device, vi, where a packet sent from the host has none.
- */
 static bool forwarded(const struct tse_point *p)
 {
 	return p->source != TSE_SOURCE_LOCAL;
 }
 
-/*
- * The origin sends both flows in one burst, which vi's ingress splits
- * between them: the site's device and va2 send their packets to ifb in one
- * softirq run, and one ifb batch holds both devices' packets. Aggregate
- * points only.
- */
 static bool batch(const struct tse_point *p)
 {
 	return p->source == TSE_SOURCE_BATCH;
@@ -113,13 +76,11 @@ static bool has_clsact(const struct tse_point *p)
 	return p->site != TSE_SITE_TCX && p->site != TSE_SITE_ROOT;
 }
 
-/* A BPF program sends to ifb: bpf_redirect(), bpf_clone_redirect(). */
 static bool bpf_site(const struct tse_point *p)
 {
 	return p->site == TSE_SITE_CLSACT_BPF || p->site == TSE_SITE_TCX;
 }
 
-/* The hook the site's first program sits on; the loop breaker in solo rows. */
 static enum tse_hook site_hook(const struct tse_point *p)
 {
 	switch (p->site) {
@@ -133,10 +94,7 @@ static enum tse_hook site_hook(const struct tse_point *p)
 	}
 }
 
-/*
- * In solo rows no gate sits on ifb's egress, so the site's own program
- * (or the root qdisc's counter) breaks loops; elsewhere the gate does.
- */
+/* Solo points have no gate on ifb: the site program or the root counter breaks loops. */
 void tse_grid_prepare(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
@@ -150,13 +108,11 @@ static bool copies(const struct tse_point *p)
 	return p->sends == TSE_SENDS_COPY;
 }
 
-/* mirred's action for what the row sends. */
 static const char *mirred_verb(const struct tse_point *p)
 {
 	return copies(p) ? "mirror" : "redirect";
 }
 
-/* Where the site sends: ifb, the plain device, or back out of vi. */
 static enum tse_dev site_target(const struct tse_point *p)
 {
 	if (hairpin(p))
@@ -164,12 +120,7 @@ static enum tse_dev site_target(const struct tse_point *p)
 	return plain_target(p) ? TSE_VA2 : TSE_IFB;
 }
 
-/*
- * A filter in @dev's root qdisc, class 1:3, that sends @flow on by mirred
- * @verb to @target. Below a vlan (va, under one) the tag is out of band,
- * and tc takes the frame for 802.1Q (tc_skb_protocol()); u32 still reads
- * the IP header that follows.
- */
+/* Below a vlan, va's tag is out of band: tc sees 802.1Q (tc_skb_protocol()), u32 the IP header. */
 static int root_mirred(struct tse_test *t, enum tse_dev dev, enum tse_flow flow,
 		       const char *verb, enum tse_dev target)
 {
@@ -184,10 +135,6 @@ static int root_mirred(struct tse_test *t, enum tse_dev dev, enum tse_flow flow,
 			    tse_dev(t, target));
 }
 
-/*
- * The site device's root filter: what the site sends to ifb, or, as the
- * second stage, the packet to ifb_in.
- */
 static int root_redirect(struct tse_test *t, enum tse_dev dev, enum tse_flow flow)
 {
 	const struct tse_point *p = &t->s->point;
@@ -213,7 +160,6 @@ static int site_filters(struct tse_test *t, enum tse_dev dev, enum tse_flow flow
 	return root_redirects(p) ? root_redirect(t, dev, flow) : 0;
 }
 
-/* The BPF site's program, for cls_bpf or a tcx link: what it sends, and where. */
 static struct bpf_program *bpf_site_program(struct tse_test *t, bool tcx)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -250,36 +196,23 @@ static int site_programs(struct tse_test *t, enum tse_dev dev)
 	}
 }
 
-/*
- * Whether u32's "protocol ip" match sees the test packet at vb's ingress:
- * not over a tunnel (vb gets the outer packet) nor a vlan (vb gets the
- * tagged frame, protocol 802.1Q). The BPF counter reads through both.
- */
+/* vb gets a tunnel's outer packet, a vlan's tagged frame: u32's "protocol ip" misses both. */
 static bool peer_u32_matches(const struct tse_point *p)
 {
 	return p->upper != TSE_UPPER_TUNNEL && p->upper != TSE_UPPER_VLAN;
 }
 
-/* A bridge floods each packet to its second port, vc: vd counts them. */
 static bool floods(const struct tse_point *p)
 {
 	return p->upper == TSE_UPPER_BRIDGE;
 }
 
-/*
- * A copy of a tunnel's packet, which has no link-layer header, mirrored
- * onto the monitor veth would reach vd as garbage; over a bridge, vd
- * counts the bridge's floods instead.
- */
+/* A tunnel's packet, with no link-layer header, would reach vd as garbage; a bridge floods vd. */
 static bool mirrors(const struct tse_point *p)
 {
 	return p->upper != TSE_UPPER_TUNNEL && !floods(p);
 }
 
-/*
- * Under a stacked device, va's root qdisc: the lower observer's counter
- * is its first filter, and in _lower_too rows the redirect to ifb follows.
- */
 static int lower_filters(struct tse_test *t)
 {
 	if (!t->s->point.upper)
@@ -312,11 +245,6 @@ static int observer_filters(struct tse_test *t, enum tse_dev dev)
 			    TSE_PEER_GACT_INDEX) : 0;
 }
 
-/*
- * The device the site sends the packet away to, va2 or vi, counts it on
- * its egress (observer_programs()): what a program there reads is what
- * the redirect left in the packet.
- */
 static int target_qdisc(struct tse_test *t)
 {
 	if (!sent_away(&t->s->point))
@@ -337,10 +265,7 @@ static int observer_programs(struct tse_test *t)
 	       (t->s->point.upper ? tse_count_at_root(t, TSE_VA, progs->tse_count_lower) : 0);
 }
 
-/*
- * vi's ingress splits the origin's burst between the flows (batch()): an
- * ingress qdisc, which leaves the egress static key alone.
- */
+/* An ingress qdisc, not clsact: it leaves the egress static key alone. */
 static int split_qdisc(struct tse_test *t)
 {
 	if (!batch(&t->s->point))
@@ -355,10 +280,7 @@ static int split_program(struct tse_test *t)
 	return tse_count_at(t, TSE_VI, false, t->net.skel->progs.tse_split_flows, 1);
 }
 
-/*
- * The qdiscs and filters as one tc batch per namespace (tc is most of a
- * row's setup time under an emulated CPU), then the programs.
- */
+/* One tc batch per namespace: tc is most of a point's setup time under an emulated CPU. */
 int tse_grid_setup(struct tse_test *t)
 {
 	enum tse_dev dev = site_dev(t, TSE_FLOW_REDIRECTED);
@@ -372,7 +294,6 @@ int tse_grid_setup(struct tse_test *t)
 	       observer_programs(t) ?: split_program(t);
 }
 
-/* The observers; what each counts is in observers[] below. */
 enum tse_obs {
 	OBS_LOOPED,
 	OBS_IFB_DROPPED,
@@ -454,7 +375,6 @@ static const char *const by_route =
 static const char *const clone_back =
 	"ifb returns a bpf_clone_redirect() copy to the packet's own skb_iif, its input device vi";
 
-/* What a copy row shows where the packet's rows differ: ifb drops copies. */
 static struct tse_rule copy_rule(const struct tse_point *p, enum tse_obs o)
 {
 	switch (o) {
@@ -462,12 +382,10 @@ static struct tse_rule copy_rule(const struct tse_point *p, enum tse_obs o)
 		/* A forwarded packet's BPF copy has an input device to go back to. */
 		if (forwarded(p) && bpf_site(p))
 			return (struct tse_rule){ 0, clone_back };
-		/* A copy ifb keeps leaves the device beside the packet. */
 		return (struct tse_rule){ 1 + p->aggregate,
 					  bpf_site(p) ? clone_dropped : mirror_dropped,
 					  &tse_duplicated };
 	case OBS_BACK:
-		/* A copy that does not go back leaves the device beside the packet. */
 		if (!forwarded(p) || !bpf_site(p))
 			break;
 		return (struct tse_rule){ 1 + p->aggregate, clone_back, &tse_duplicated };
@@ -489,10 +407,6 @@ static enum tse_obs twin(enum tse_obs o)
 	return o == OBS_AGG_SITE ? OBS_HOOK : OBS_ROOT;
 }
 
-/*
- * What a correct kernel shows @o in row @p, and why, where the site sends
- * to ifb; -1 where @o does not apply to the row.
- */
 static struct tse_rule ifb_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule copy = copies(p) ? copy_rule(p, o) : (struct tse_rule){ 0 };
@@ -595,7 +509,6 @@ static const char *const plain_delivered =
 	"the packet leaves by the plain device once, and its peer, vb2, takes it for the receiver";
 static const char *const plain_no_ifb = "nothing reaches ifb";
 
-/* What a row shows where the site sends the packet to a plain device, va2. */
 static struct tse_rule plain_rule(const struct tse_point *p, enum tse_obs o)
 {
 	switch (o) {
@@ -629,11 +542,7 @@ static const char *const hairpin_back =
 static const char *const hairpin_target_once =
 	"vi's egress classifies the packet once: nothing marks it, nothing skips it";
 
-/*
- * A hairpin: as a plain target, but the packet leaves by vi, the input
- * device, where only the back observer counts it (va2's too, with
- * aggregate: its site sends its flow the same way).
- */
+/* As plain_rule(), but out of vi, where only the back observer counts it (va2's too). */
 static struct tse_rule hairpin_rule(const struct tse_point *p, enum tse_obs o)
 {
 	switch (o) {
@@ -665,17 +574,11 @@ static const char *const own_no_ifb = "the packet goes back to its own device: n
 static const char *const own_from_below =
 	"each packet enters ifb once, from va below: the site sends it back to its own device";
 
-/* @o counts the runs of a site's egress hook: the first device's or va2's. */
 static bool counts_site_hook(enum tse_obs o)
 {
 	return o == OBS_HOOK || o == OBS_CLSACT || o == OBS_AGG_SITE || o == OBS_AGG_CLSACT;
 }
 
-/*
- * What a row shows where the site hands the packet back to its own device:
- * the site's hook twice, the root qdisc once (twice with a second stage),
- * ifb only what va below sends it, everything else as @r says.
- */
 static struct tse_rule own_rule(const struct tse_point *p, enum tse_obs o,
 				struct tse_rule r)
 {
@@ -702,7 +605,6 @@ static const char *const split_once =
 static const char *const own_home =
 	"ifb returns each packet to the device that sent it: none of va2's reaches vb";
 
-/* What a correct kernel shows @o in row @p, and why; -1 where it does not apply. */
 static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r;
@@ -731,11 +633,9 @@ static const char *const stock_clones_again =
 	"stock: the program copies what ifb_in returns; ifb keeps that copy, ifb_in drops it";
 
 /*
- * Stock, two stages behind mirred: each pass through ifb_in ends in the
- * site's u32 + mirred, whose action consumes ifb_in's mark, so the root
- * filter redirects the packet again. The loop breaker drops it once its
- * count passes TSE_LOOP_LIMIT: counted on each entry into an ifb (in
- * solo rows on each run of the site's program, one more than the root's).
+ * Stock, two stages behind mirred: the site's u32 + mirred consumes ifb_in's mark, so the root
+ * filter redirects again until the loop breaker drops the packet. The breaker counts entries
+ * into an ifb; in solo points the site program's runs, one more than the root's.
  */
 static struct tse_rule stock_loop_rule(const struct tse_point *p, enum tse_obs o,
 				       struct tse_rule r)
@@ -787,11 +687,7 @@ static struct tse_rule stock_clone_rule(const struct tse_point *p, enum tse_obs 
 static const char *const stock_own_again =
 	"stock: the hook classifies again what the second ifb returns, a third run";
 
-/*
- * Stock, the packet back to its own device: nothing passes the site's ifb,
- * but with a second stage the hook sees what ifb_in returns. Its program
- * lets it pass, and the root filter's action takes ifb_in's mark: no loop.
- */
+/* Stock, back to its own device: with a second stage the hook sees what ifb_in returns. */
 static struct tse_rule own_stock_rule(const struct tse_point *p, enum tse_obs o,
 				      struct tse_rule r)
 {
@@ -803,11 +699,7 @@ static struct tse_rule own_stock_rule(const struct tse_point *p, enum tse_obs o,
 static const char *const stock_back =
 	"stock: bpf_redirect() keeps skb_iif vi, the input device: ifb sends the packet back there";
 
-/*
- * Stock, bpf_redirect() to ifb: a packet sent from this host has no
- * skb_iif, and ifb drops it; a forwarded one has vi's, and ifb returns it
- * there, as if it had come in by vi. Neither comes back to the device.
- */
+/* Stock bpf_redirect(): ifb drops a local packet (skb_iif 0), returns a forwarded one to vi. */
 static struct tse_rule stock_bpf_rule(const struct tse_point *p, enum tse_obs o,
 				      struct tse_rule r)
 {
@@ -835,12 +727,7 @@ static struct tse_rule stock_bpf_rule(const struct tse_point *p, enum tse_obs o,
 	}
 }
 
-/*
- * Where stock differs: every other rule of a correct kernel holds on it.
- * No packet of a copy row comes back from ifb: stock is the correct kernel,
- * unless a second stage returns it; nor of a row that sends to a plain
- * device.
- */
+/* Only where stock differs; a copy point is stock's too, unless a second stage returns it. */
 static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 {
 	struct tse_rule r = correct_rule(p, o);
@@ -866,7 +753,6 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 	return r;
 }
 
-/* Its name in failures (model.KEY), what it counts, its diagnoses. */
 struct tse_observer {
 	const char *key;
 	const char *what;
@@ -953,11 +839,6 @@ static void set_stock(struct tse_check *c, long long value, struct tse_rule want
 		c->meaning = stock.why;
 }
 
-/*
- * @row per packet, else @total for all the row's packets. A failure says
- * the rule a correct kernel keeps or, where the kernel shows what stock
- * shows, stock's rule.
- */
 static void observe(struct tse_test *t, enum tse_obs o, const unsigned int *row,
 		    long long total)
 {
@@ -992,11 +873,7 @@ static long long sum(const unsigned int *row, int n)
 	return s;
 }
 
-/*
- * The fences that go the flow's way past the site: none where it sends
- * the packet away, to a plain device, which takes them all (u32 matches
- * them, and the BPF program sends them along), or back out of vi.
- */
+/* Sent away, the packets take the fences along: u32 matches them, the program sends them on. */
 static int fences_past_site(struct tse_test *t)
 {
 	return sent_away(&t->s->point) ? 0 : t->traffic.fences;
@@ -1008,16 +885,12 @@ static int site_fences(struct tse_test *t)
 	return bpf_site(&t->s->point) ? 0 : fences_past_site(t);
 }
 
-/* From the site, and from va below it, whose root filter is u32's. */
 static int fences_into_ifb(struct tse_test *t)
 {
 	return site_fences(t) + (lower_stage(&t->s->point) ? fences_past_site(t) : 0);
 }
 
-/*
- * Only the first flow has a fence: the second's packets each have an
- * outcome (their arrival) before the fence goes.
- */
+/* Only the first flow has a fence: the second's packets each have an outcome before it goes. */
 static void observe_links(struct tse_test *t)
 {
 	observe(t, OBS_IFB_RX, NULL, (long long)tse_moved(t, TSE_IFB).rx - fences_into_ifb(t));
@@ -1057,13 +930,9 @@ static void observe_peer(struct tse_test *t)
 	observe(t, OBS_TAP, t->traffic.tapped, 0);
 }
 
-/*
- * The site's hook, root, lower, both ifbs' gates, peer, root-mirror (or
- * flood) and the plain target.
- */
+/* The site's hook, root, lower, two gates, peer, root-mirror (or flood), the target. */
 #define FIELD_HOOKS	8
 
-/* A hook whose program keeps what it read of each packet (struct tse_fields). */
 struct field_hook {
 	enum tse_hook hook;
 	enum tse_obs obs;	/* the observer that counts its runs */
@@ -1161,10 +1030,6 @@ static const char *const arrived_by_vi =
 static const char *const clone_keeps_vi =
 	"bpf_clone_redirect() leaves the copy the packet's skb_iif: vi, where it arrived";
 
-/*
- * skb_iif as the packet reaches the site, and as nothing on its way sets
- * it: none, for @local's reason, or vi, where a forwarded packet arrived.
- */
 static struct tse_rule arrival_iif(struct tse_test *t, const char *local, const char *fwd)
 {
 	if (!forwarded(&t->s->point))
@@ -1172,7 +1037,6 @@ static struct tse_rule arrival_iif(struct tse_test *t, const char *local, const 
 	return (struct tse_rule){ t->net.ifindex[TSE_VI], fwd };
 }
 
-/* The hooks of row @p whose programs keep fields; returns how many. */
 static int field_hooks(struct tse_test *t, struct field_hook *h)
 {
 	const struct tse_point *p = &t->s->point;
@@ -1207,7 +1071,6 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	return n;
 }
 
-/* skb_iif in a copy row: the packet itself never passes ifb; its copy does. */
 static struct tse_rule copy_iif_rule(struct tse_test *t, const struct field_hook *h)
 {
 	const struct tse_point *p = &t->s->point;
@@ -1226,7 +1089,6 @@ static struct tse_rule copy_iif_rule(struct tse_test *t, const struct field_hook
 	}
 }
 
-/* skb_iif at @h with one ifb stage, after @runs runs there. */
 static struct tse_rule one_stage_iif_rule(struct tse_test *t, const struct field_hook *h,
 					  int runs, bool stock)
 {
@@ -1250,10 +1112,6 @@ static struct tse_rule one_stage_iif_rule(struct tse_test *t, const struct field
 	}
 }
 
-/*
- * skb_iif with a second ifb, ifb_in, after the site's: ifb_in re-injects
- * last, and stock's extra runs read what it or a second copy left.
- */
 static struct tse_rule two_stage_iif_rule(struct tse_test *t, const struct field_hook *h,
 					  int runs, bool stock)
 {
@@ -1280,7 +1138,6 @@ static struct tse_rule two_stage_iif_rule(struct tse_test *t, const struct field
 	return one_stage_iif_rule(t, h, runs, stock);
 }
 
-/* skb_iif where va, below the site's device, redirects to ifb too. */
 static struct tse_rule lower_iif_rule(struct tse_test *t, const struct field_hook *h,
 				      int runs, bool stock)
 {
@@ -1292,7 +1149,6 @@ static struct tse_rule lower_iif_rule(struct tse_test *t, const struct field_hoo
 	return one_stage_iif_rule(t, h, runs, stock);
 }
 
-/* skb_iif where the site sends the packet to a plain device, not ifb. */
 static struct tse_rule plain_iif_rule(struct tse_test *t, const struct field_hook *h)
 {
 	if (h->hook != TSE_HOOK_TARGET)
@@ -1306,10 +1162,6 @@ static struct tse_rule plain_iif_rule(struct tse_test *t, const struct field_hoo
 static const char *const own_iif =
 	"a redirect to its own device leaves skb_iif 0: the fix sets it for ifb alone";
 
-/*
- * skb_iif where the site hands the packet back to its own device: 0 until
- * an ifb stage re-injects it (ifb_in after the root qdisc, ifb below).
- */
 static struct tse_rule own_iif_rule(struct tse_test *t, const struct field_hook *h, int runs)
 {
 	const struct tse_point *p = &t->s->point;
@@ -1335,16 +1187,13 @@ static struct tse_rule own_iif_rule(struct tse_test *t, const struct field_hook 
 	}
 }
 
-/* ingress_ifindex, that is skb_iif, at @h after @runs runs there. */
+/* ingress_ifindex is skb_iif. */
 static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 				int runs, bool stock)
 {
 	const struct tse_point *p = &t->s->point;
 
-	/*
-	 * Where the packet was received, and below a tunnel (which scrubs
-	 * skb_iif), what the row sends to ifb does not enter skb_iif.
-	 */
+	/* Received here, or below a tunnel (which scrubs it): the point's redirect does not show. */
 	if (h->hook == TSE_HOOK_PEER || h->hook == TSE_HOOK_MIRROR)
 		return (struct tse_rule){ t->net.ifindex[h->dev], received };
 	if (h->hook == TSE_HOOK_LOWER && p->upper == TSE_UPPER_TUNNEL)
@@ -1363,7 +1212,6 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 	}
 }
 
-/* skb->mark below the site in a copy row: no pass of the packet is a loop. */
 static struct tse_rule copy_mark_rule(const struct tse_point *p, const struct field_hook *h)
 {
 	if (!p->solo)
@@ -1375,11 +1223,7 @@ static struct tse_rule copy_mark_rule(const struct tse_point *p, const struct fi
 	return (struct tse_rule){ 0, first_mark };
 }
 
-/*
- * skb->mark below the site with one ifb stage. In solo rows the site's
- * program is the loop breaker, or, at a root site, the root qdisc's
- * counter, which va's filter reads after both of its passes.
- */
+/* Solo: the site's program breaks loops, or at a root site the root qdisc's counter. */
 static struct tse_rule one_stage_mark_rule(const struct tse_point *p,
 					   const struct field_hook *h, int site_runs)
 {
@@ -1395,7 +1239,6 @@ static struct tse_rule one_stage_mark_rule(const struct tse_point *p,
 	return (struct tse_rule){ 1, breaker_once };
 }
 
-/* skb->mark below the site after two ifbs: each gate counted the packet. */
 static struct tse_rule two_stage_mark_rule(const struct tse_point *p,
 					   const struct field_hook *h, int site_runs)
 {
@@ -1406,7 +1249,6 @@ static struct tse_rule two_stage_mark_rule(const struct tse_point *p,
 	return one_stage_mark_rule(p, h, site_runs);
 }
 
-/* skb->mark below the site where va redirects to the same ifb too. */
 static struct tse_rule lower_mark_rule(const struct tse_point *p,
 				       const struct field_hook *h, int site_runs)
 {
@@ -1416,7 +1258,6 @@ static struct tse_rule lower_mark_rule(const struct tse_point *p,
 	return one_stage_mark_rule(p, h, site_runs);
 }
 
-/* skb->mark at the root qdisc or va's, below the site, after @runs runs. */
 static struct tse_rule below_site_mark_rule(const struct tse_point *p,
 					    const struct field_hook *h, int runs, bool stock)
 {
@@ -1434,7 +1275,6 @@ static struct tse_rule below_site_mark_rule(const struct tse_point *p,
 	}
 }
 
-/* skb->mark at ifb's gate: stock's later runs read a loop breaker's count. */
 static struct tse_rule gate_mark_rule(const struct tse_point *p, int runs)
 {
 	if (lower_stage(p) && runs > 1 && !copies(p))
@@ -1444,23 +1284,17 @@ static struct tse_rule gate_mark_rule(const struct tse_point *p, int runs)
 	return (struct tse_rule){ 0, gate_mark };
 }
 
-/* skb->mark at the second ifb's gate, after the first's. */
 static struct tse_rule second_gate_mark_rule(const struct tse_point *p, int runs)
 {
 	if (runs > 2)
 		return (struct tse_rule){ TSE_LOOP_LIMIT, stock_loop_mark };
 	if (runs > 1)
 		return (struct tse_rule){ 2, stock_copy_mark2 };
-	/* Only the copy passed the first ifb in a copy row. */
+	/* Only the copy passed the first ifb in a copy point. */
 	return copies(p) ? (struct tse_rule){ 0, gate_mark } :
 			   (struct tse_rule){ 1, first_gate_counted };
 }
 
-/*
- * skb->mark where the site sends the packet to a plain device: the site's
- * hooks are the first it meets; at the target, in solo rows, the site's
- * loop breaker (its program, or the root qdisc's counter) counted it once.
- */
 static struct tse_rule plain_mark_rule(const struct tse_point *p, const struct field_hook *h)
 {
 	if (h->hook != TSE_HOOK_TARGET)
@@ -1476,12 +1310,7 @@ static const char *const own_passes =
 static const char *const own_gate_counted =
 	"the gate of the ifb the packet passed counted it once; the site's program breaks no loop";
 
-/*
- * skb->mark where the site hands the packet back to its own device. In
- * solo rows its program breaks loops and counts each of its @site_runs
- * runs (its own last read comes before its last count); elsewhere the
- * gate of the ifb stage the packet passed, if any, counted it once.
- */
+/* Solo: the site's program counts each of its runs after reading; else the passed ifb's gate. */
 static struct tse_rule own_mark_rule(const struct tse_point *p, const struct field_hook *h,
 				     int site_runs)
 {
@@ -1498,10 +1327,7 @@ static struct tse_rule own_mark_rule(const struct tse_point *p, const struct fie
 	return (struct tse_rule){ 0, no_breaker };
 }
 
-/*
- * skb->mark at @h: the loop breaker's count of the packet's passes
- * (break_loop()), read before the breaker at @h counts.
- */
+/* skb->mark: the loop breaker's count of passes (break_loop()), read before it counts. */
 static struct tse_rule mark_rule(const struct tse_point *p, const struct field_hook *h,
 				 int runs, bool stock)
 {
@@ -1553,7 +1379,6 @@ static struct tse_rule vlan_rule(const struct tse_point *p, const struct field_h
 	return (struct tse_rule){ f == TSE_FIELD_VLAN_PRESENT ? 1 : TSE_VLAN_ID, vlan_tag };
 }
 
-/* What the program at @h reads of field @f, on a correct kernel or on stock. */
 static struct tse_rule field_rule(struct tse_test *t, const struct field_hook *h,
 				  enum tse_field_id f, bool stock)
 {
@@ -1581,7 +1406,6 @@ static struct tse_rule field_rule(struct tse_test *t, const struct field_hook *h
 	}
 }
 
-/* Each field the program at @h read of each packet, against the model. */
 static void observe_fields(struct tse_test *t, const struct field_hook *h)
 {
 	unsigned int row[TSE_MAX_PKTS];
@@ -1617,12 +1441,7 @@ static void observe_all_fields(struct tse_test *t)
 			observe_fields(t, &hooks[i]);
 }
 
-/*
- * The outcomes that end a packet's way come first (a loop, a drop in ifb,
- * the way back out of the input device, vi's split, a return to the other
- * device): they explain every count after them. Then the hooks in the
- * order the packet meets them, then what arrived.
- */
+/* The outcomes that end a packet's way first: they explain every count after them. */
 void tse_grid_judge(struct tse_test *t)
 {
 	const struct tse_point *p = &t->s->point;
@@ -1668,11 +1487,8 @@ void tse_grid_judge(struct tse_test *t)
 	observe_links(t);
 	observe_all_fields(t);
 	/*
-	 * Did one batch hold both devices' packets? The gate, where there is
-	 * one, counts the first flow's packets inside ifb at once (in and out
-	 * of one stage): two of them have the second's, sent between them in
-	 * the burst, beside them. Last: it says the test, not the kernel,
-	 * failed to make a batch.
+	 * Last: a failure says the test, not the kernel, made no batch. The gate counts
+	 * the first flow's packets in ifb at once; the second's are sent between them.
 	 */
 	if (batch(p) && !p->solo && p->stages == TSE_STAGES_ONE)
 		tse_expect_batched(t);

@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parts of the scenario library share: its constants and types.
- * Each part is a file with a header for what it gives the others (hidden:
- * only tse.h is visible outside the library), and uses only the parts
- * above it:
+ * What the library's parts share (words: docs/glossary.md). Each uses only the parts above it:
  *
  *   tse_result.c     checks, results, diagnoses
  *   tse_netlink.c    kernel counters over rtnetlink
@@ -14,10 +11,6 @@
  *   tse_grid.c       the grid's points: setup, observers, the model
  *   tse_scenarios.c  the hand-written scenarios, the table of all (tse_table.h)
  *   tse_runner.c     tse_setup(), tse_exercise(), tse_teardown()
- *
- * The words they use (correct kernel, scenario, test, point, judge, check,
- * rule, observer, diagnosis, fence, gate, loop breaker, ...) are defined
- * once, in docs/glossary.md; the grid's axes in docs/grid.md.
  */
 #ifndef __TSE_INTERNAL_H
 #define __TSE_INTERNAL_H
@@ -47,10 +40,7 @@
 #define TSE_TCP_PORT	4010	/* TCP port of the stream */
 #define TSE_STREAM_BYTES (1024 * 1024)
 
-/*
- * The namespaces: a router sits between sender and receiver when routed;
- * where the sender forwards, the packets come from a host before it.
- */
+/* Routed: a router between sender and receiver; forwarded: an origin before the sender. */
 enum tse_ns {
 	TSE_NS_SENDER,
 	TSE_NS_ROUTER,
@@ -59,7 +49,6 @@ enum tse_ns {
 	TSE_NSS,
 };
 
-/* Every device a scenario may have; which exist depends on its shape. */
 enum tse_dev {
 	TSE_VA,		/* sender's veth */
 	TSE_VB,		/* receiver's veth */
@@ -87,7 +76,6 @@ enum tse_tool {
 
 #define TSE_QUEUE	2048	/* room for one tool's batch in one namespace */
 
-/* What a scenario needs of the kernel (tse_probes.c). */
 enum tse_feature {
 	TSE_F_VETH	= BIT(0),
 	TSE_F_IFB	= BIT(1),
@@ -143,7 +131,6 @@ struct tse_scenario {
 	bool unrelated;		/* also send a flow that is not redirected */
 	bool copies;		/* sends ifb copies: ifb's drops are theirs */
 	struct tse_point point;	/* the grid's points */
-	/* Before anything is built: chooses the loop breaker. */
 	void (*prepare)(struct tse_test *t);
 	int (*setup)(struct tse_test *t);
 	void (*judge)(struct tse_test *t);
@@ -156,7 +143,6 @@ struct tse_scenario {
 #define TSE_GACT_INDEX	7	/* the index of the root filter's gact action */
 #define TSE_PEER_GACT_INDEX 8	/* and of the peer's ingress gact (the grid) */
 
-/* Kernel counters of one device, over rtnetlink. */
 struct tse_devstats {
 	__u64 rx;
 	__u64 tx;
@@ -168,7 +154,6 @@ struct tse_devstats {
 	__u64 peer_gact;	/* packets the peer's ingress gact counted */
 };
 
-/* What the TCP stream saw. */
 struct tse_stream {
 	long long received;	/* bytes the receiver read */
 	long long first_bad;	/* offset of the first wrong byte, or -1 */
@@ -177,7 +162,6 @@ struct tse_stream {
 	bool done;
 };
 
-/* The network a scenario runs on: built by tse_topology.c. */
 struct tse_net {
 	int self_ns;			/* where the caller's thread came from */
 	int ns[TSE_NSS];		/* held by fd only: gone when we are */
@@ -191,12 +175,10 @@ struct tse_net {
 	struct bpf_link *tcx_link[2];
 };
 
-/* Commands gathered for one batch per tool and namespace (tse_topology.c). */
 struct tse_cmd_queue {
 	char batch[TSE_NSS][TSE_TOOLS][TSE_QUEUE];
 };
 
-/* What the scenario sends, and what arrived (tse_traffic.c). */
 struct tse_traffic_state {
 	int tx_sock[TSE_FLOWS];
 	int rx_sock[TSE_FLOWS];
@@ -208,14 +190,12 @@ struct tse_traffic_state {
 	struct tse_stream stream;
 };
 
-/* Counters read before and after the traffic. */
 struct tse_stats {
 	struct tse_devstats before[TSE_DEVS], after[TSE_DEVS];
 	__u32 other_before[TSE_HOOKS];	/* BPF background counts at "before" */
 	__u32 fence_before[TSE_HOOKS];	/* and fence counts */
 };
 
-/* One run of a scenario for one IP version, then its parts by concern. */
 struct tse_test {
 	const struct tse_scenario *s;
 	int family;

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * A device's counters over rtnetlink: its link's, its qdiscs', classes';
- * and a bridge port's state.
- */
+/* A device's counters over rtnetlink, and a bridge port's state. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -147,7 +144,6 @@ static int nl_query(int fd, int type, int flags, int ifindex,
 	}
 }
 
-/* The packets a reply to RTM_GETACTION says the action counted. */
 static int parse_action(struct nlmsghdr *nh, __u64 *pkts)
 {
 	struct rtattr *rta = rta_find(TA_RTA(NLMSG_DATA(nh)), TA_PAYLOAD(nh), TCA_ACT_TAB);
@@ -222,7 +218,6 @@ int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds)
 	return 0;
 }
 
-/* A bridge port's state in a reply to RTM_GETLINK: its slave data's. */
 static int parse_brport_state(struct nlmsghdr *nh)
 {
 	struct ifinfomsg *ifi = NLMSG_DATA(nh);
@@ -233,7 +228,6 @@ static int parse_brport_state(struct nlmsghdr *nh)
 	return rta ? *(__u8 *)RTA_DATA(rta) : -1;
 }
 
-/* The state of bridge port @ifindex (BR_STATE_*), or -1: not a port. */
 int tse_brport_state(int fd, int ifindex)
 {
 	char buf[32768];

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * What the kernel did with each test packet, seen from independent places
- * (BPF counters, kernel counters, the receiver), checked against what a
- * correct kernel does.
- */
+/* What the kernel did with each test packet: BPF and kernel counters, and the receiver. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -33,7 +29,6 @@ const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
 	return bpf_counters(t)->seen[hook][flow];
 }
 
-/* How far each of a device's counters moved while the traffic ran. */
 struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 {
 	const struct tse_devstats *a = &t->stats.after[dev], *b = &t->stats.before[dev];
@@ -55,16 +50,11 @@ long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
 	return t->stats.after[dev].class_pkts[minor] - t->stats.before[dev].class_pkts[minor];
 }
 
-/*
- * Background packets @hook's program saw while the traffic ran, to set
- * against the kernel's counters, which are read before and after it too.
- */
 long long tse_background(struct tse_test *t, enum tse_hook hook)
 {
 	return bpf_counters(t)->other[hook] - t->stats.other_before[hook];
 }
 
-/* Whether a check before @last that counted packet by packet failed. */
 static bool failed_per_packet(const struct tse_result *res, const struct tse_check *last)
 {
 	const struct tse_check *c;
@@ -76,12 +66,8 @@ static bool failed_per_packet(const struct tse_result *res, const struct tse_che
 }
 
 /*
- * Anything but test packets and fences on the hooks (an MLD report, say)
- * would count as a test packet on the link counters, whose checks would
- * blame the kernel: name the test's own fault instead. Judged after the
- * scenario's checks: where a count per test packet (a BPF counter's row,
- * a socket's), which noise cannot move, failed, the kernel is at fault,
- * noise or not, and the first failure keeps the diagnosis.
+ * Noise on the hooks would count as test packets and blame the kernel. Judged last: where a
+ * per-packet count, which noise cannot move, failed, the kernel keeps the diagnosis.
  */
 void tse_expect_quiet(struct tse_test *t)
 {
@@ -145,7 +131,6 @@ void tse_expect_ifb_kept(struct tse_test *t)
 		expect_ifb_kept(t, TSE_IFB_IN);
 }
 
-/* Each redirected packet enters @ifb once: BPF on ifb and ifb's rx agree. */
 void tse_expect_ifb_once(struct tse_test *t, enum tse_dev ifb)
 {
 	enum tse_hook gate = ifb == TSE_IFB_IN ? TSE_HOOK_IFB_IN : TSE_HOOK_IFB;
@@ -168,11 +153,7 @@ void tse_expect_redirected(struct tse_test *t)
 	tse_expect_ifb_kept(t);
 }
 
-/*
- * The clsact qdisc counts every packet its hooks see, before classifying.
- * Minus the background packets that the BPF counter on @hook saw, that is
- * the number of times the hook ran for test packets.
- */
+/* clsact counts every packet its hooks see; minus @hook's background, the test's runs. */
 void tse_expect_clsact(struct tse_test *t, enum tse_dev dev,
 		       enum tse_hook hook)
 {
@@ -192,7 +173,6 @@ void tse_expect_delivered(struct tse_test *t, enum tse_flow flow)
 			&tse_not_delivered);
 }
 
-/* A link counter moved once per test datagram of @flows, fences aside. */
 static void expect_link(struct tse_test *t, const char *what, long long moved,
 			unsigned int flows)
 {
@@ -206,7 +186,6 @@ void tse_expect_peer_rx(struct tse_test *t, unsigned int flows)
 		    (long long)tse_moved(t, TSE_VB).rx, flows);
 }
 
-/* A forwarded packet leaves the router once, by its output device. */
 void tse_expect_forwarded_once(struct tse_test *t)
 {
 	tse_expect_each(t, "packets sent back out of the router's input ra (BPF on ra egress)",
@@ -218,10 +197,7 @@ void tse_expect_forwarded_once(struct tse_test *t)
 		    (long long)tse_moved(t, TSE_RB).tx, 1);
 }
 
-/*
- * Judged after the hooks: a hook that skipped a packet it should have
- * redirected explains why the packet missed ifb, not the reverse.
- */
+/* After the hooks: a hook that skipped a packet explains why it missed ifb, not the reverse. */
 void tse_expect_delivery(struct tse_test *t)
 {
 	tse_expect_ifb_once(t, TSE_IFB);
@@ -236,7 +212,6 @@ void tse_expect_not_redirected(struct tse_test *t, enum tse_flow flow)
 			&tse_misredirected);
 }
 
-/* The root qdisc of the device ifb returned the packets to. */
 void tse_expect_root_qdisc_once(struct tse_test *t)
 {
 	tse_expect_each(t, "root qdisc filter runs per packet (BPF, first filter)",
@@ -258,11 +233,6 @@ void tse_expect_root_actions(struct tse_test *t)
 			   &tse_actions_repeated, &tse_actions_skipped);
 }
 
-/*
- * @dev's root qdisc sent @pkts test packets and @fences fences in class
- * 1:@minor, the one its filters choose (@more and @fewer say what more and
- * fewer would mean), and nothing in 1:@other; @oracle names the check.
- */
 static void expect_root_classes(const char *oracle, struct tse_test *t, enum tse_dev dev,
 				unsigned int minor, unsigned int other, int pkts, int fences,
 				const struct tse_meaning *more, const struct tse_meaning *fewer)
@@ -284,10 +254,6 @@ void tse_expect_root_class(struct tse_test *t, enum tse_dev dev)
 			    t->traffic.fences, &tse_duplicated, &tse_misclassified);
 }
 
-/*
- * @dev's root qdisc, whose only filter counts and chooses no class, sent
- * @pkts test packets and @fences fences in its default class.
- */
 void tse_expect_root_default_class(struct tse_test *t, enum tse_dev dev, int pkts,
 				   int fences, const struct tse_meaning *more,
 				   const struct tse_meaning *fewer)
@@ -296,7 +262,6 @@ void tse_expect_root_default_class(struct tse_test *t, enum tse_dev dev, int pkt
 			    more, fewer);
 }
 
-/* The EtherType of the test packets, as skb->protocol gives it. */
 unsigned int tse_ethertype(struct tse_test *t)
 {
 	return t->family == TSE_V6 ? ETH_P_IPV6 : ETH_P_IP;
@@ -319,10 +284,6 @@ const struct tse_field tse_fields[TSE_NR_FIELDS] = {
 	[TSE_FIELD_VLAN_TCI] = FIELD(vlan_tci),
 };
 
-/*
- * Field @field as @hook's program read it of each test packet (0 for a
- * packet it never saw), in @row.
- */
 void tse_field_row(struct tse_test *t, enum tse_hook hook,
 		   enum tse_field_id field, unsigned int *row)
 {
@@ -334,7 +295,6 @@ void tse_field_row(struct tse_test *t, enum tse_hook hook,
 					   tse_fields[field].offset);
 }
 
-/* The first field of @f that differs from @want, said in @buf. */
 static int field_differs(const struct tse_fields *f, const struct tse_fields *want,
 			 char *buf, size_t len)
 {
@@ -353,12 +313,7 @@ static int field_differs(const struct tse_fields *f, const struct tse_fields *wa
 	return 0;
 }
 
-/* The packets whose fields at @hook differ from @want; @oracle names the check. */
-/*
- * What the program at @hook read of each test packet it saw, against
- * @want[seq & 1]: in a row that splits its flow by parity, the odd and the
- * even datagrams take different devices.
- */
+/* A test that splits its flow by parity sends odd and even datagrams by different devices. */
 static void expect_fields_by_parity(const char *oracle, struct tse_test *t,
 				    enum tse_hook hook, const struct tse_fields want[2],
 				    const char *where)
@@ -389,7 +344,6 @@ static void expect_fields(const char *oracle, struct tse_test *t, enum tse_hook 
 	expect_fields_by_parity(oracle, t, hook, both, where);
 }
 
-/* A field that no hook on any row's way sets differs at @f: which one. */
 static const char *set_field(struct tse_test *t, const struct tse_fields *f)
 {
 	if (f->priority)
@@ -405,13 +359,7 @@ static const char *set_field(struct tse_test *t, const struct tse_fields *f)
 	return f->protocol != tse_ethertype(t) ? "protocol" : NULL;
 }
 
-/*
- * Every row, every hook: what no device, action or program of any row
- * sets reads as a kernel without the skip gives it, for each test packet
- * the hook saw: priority, tc_index, tstamp_type, queue_mapping and
- * tc_classid 0, and protocol the test's family. (The grid's model says
- * each field at each hook of its rows.)
- */
+/* What no device, action or program of any scenario sets reads as without the skip. */
 void tse_expect_fields_unset(struct tse_test *t)
 {
 	const char *first = NULL, *field;
@@ -433,13 +381,7 @@ void tse_expect_fields_unset(struct tse_test *t)
 		   &tse_fields_changed, &tse_fields_changed);
 }
 
-/*
- * What vb's ingress program read of each packet, as a kernel without the
- * skip gives it: the crossing into vb's namespace scrubbed the mark (the
- * loop breaker's count), nothing set a priority, a tc_index, a class or a
- * delivery time, the packet was for vb's own MAC (a macvlan's over vb is
- * another host's to vb), and veth records no queue.
- */
+/* The crossing into vb's netns scrubbed the mark; a macvlan's frame is another host's to vb. */
 void tse_expect_peer_fields(struct tse_test *t)
 {
 	bool macvlan = t->s->shape.upper == TSE_UPPER_MACVLAN;
@@ -453,12 +395,6 @@ void tse_expect_peer_fields(struct tse_test *t)
 	expect_fields(__func__, t, TSE_HOOK_PEER, &want, "vb's ingress");
 }
 
-/*
- * What the program at @hook, on @dev, read of each packet on its way out:
- * skb_iif @iif (a device's index, or 0), the loop breaker's count @mark,
- * PACKET_HOST (nothing received it yet), the test's family, and nothing
- * else set. The hand-written rows say, hook by hook, why each value.
- */
 void tse_expect_sent_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,
 			    int iif, unsigned int mark, const char *where)
 {
@@ -473,11 +409,6 @@ void tse_expect_sent_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev
 	expect_fields(__func__, t, hook, &want, where);
 }
 
-/*
- * What the program at @hook, on @dev, read of each packet as @dev received
- * it: skb_iif @dev, no mark (the crossing into @dev's namespace cleared
- * the loop breaker's), @pkt_type as the frame's destination MAC gives it.
- */
 void tse_expect_received_fields(struct tse_test *t, enum tse_hook hook, enum tse_dev dev,
 				unsigned int pkt_type, const char *where)
 {
@@ -491,10 +422,7 @@ void tse_expect_received_fields(struct tse_test *t, enum tse_hook hook, enum tse
 	expect_fields(__func__, t, hook, &want, where);
 }
 
-/*
- * As tse_expect_sent_fields(), in a row whose even datagrams pass @dev[0]
- * with skb_iif @iif[0], and whose odd ones pass @dev[1] with @iif[1].
- */
+/* Even datagrams pass @dev[0] with skb_iif @iif[0], odd ones @dev[1] with @iif[1]. */
 void tse_expect_split_fields(struct tse_test *t, enum tse_hook hook,
 			     const enum tse_dev dev[2], const enum tse_dev iif[2],
 			     unsigned int mark, const char *where)
@@ -512,11 +440,7 @@ void tse_expect_split_fields(struct tse_test *t, enum tse_hook hook,
 	expect_fields_by_parity(__func__, t, hook, want, where);
 }
 
-/*
- * burst_two_devices: the even datagrams leave by rb, to vb, the odd ones by
- * rb2, to vb2; the clsact qdiscs of both count each packet once between
- * them.
- */
+/* The even datagrams leave by rb to vb, the odd ones by rb2 to vb2. */
 void tse_expect_two_homes(struct tse_test *t)
 {
 	long long odd = t->pkts / 2, clsact;
@@ -570,11 +494,7 @@ void tse_expect_shaped(struct tse_test *t)
 			    (long long)tse_moved(t, TSE_IFB).overlimits, 1, &not_shaped);
 }
 
-/*
- * Per TCP skb that entered ifb: did the hook under test run for it more,
- * or less, often than it entered ifb? Sums over the stream would let one
- * skb classified twice hide another that was skipped.
- */
+/* Per skb: over the whole stream one skb classified twice could hide another skipped. */
 static void tcp_runs_per_skb(struct tse_test *t, long long *more, long long *less)
 {
 	int fd = bpf_map__fd(t->net.skel->maps.tcp_skbs);
@@ -646,7 +566,6 @@ void tse_expect_stream(struct tse_test *t)
 		   &retransmitted);
 }
 
-/* The kernel log, from the start of the test: warnings are a failure. */
 void tse_kernel_log_start(struct tse_test *t)
 {
 	t->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Every feature a row needs is probed by its smallest use in an empty
- * namespace: a probe that fails means the kernel (or iproute2) lacks the
- * feature, and the test skips. Once the probes pass, any error is the
- * test's failure.
- */
+/* Each feature is probed in an empty netns: a probe that fails skips the test. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -85,11 +80,7 @@ static int probe_root_qdisc(struct tse_test *t, int nsfd)
 	return tse_skip(t, "kernel has neither the prio nor the htb qdisc: %s", err);
 }
 
-/*
- * The root filter's gact action is an extra the kernel may lack (this
- * host's 6.18 has no act_gact): without it, the filter only mirrors and
- * classifies, and the test says that it left the gact check out.
- */
+/* The kernel may lack act_gact: then the root filter has no gact, and its check is left out. */
 static void probe_root_gact(struct tse_test *t, int nsfd)
 {
 	char err[256];

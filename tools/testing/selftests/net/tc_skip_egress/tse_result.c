@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The first failed check gives the diagnosis. A test that cannot run says
- * why: SKIP for a missing feature, FAIL (diagnosis "setup") for anything
- * else.
- */
+/* The first failed check gives the diagnosis; a test that cannot run skips, or fails "setup". */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -270,11 +266,6 @@ struct tse_check *__tse_expect_each(const char *where, struct tse_test *t,
 	return c;
 }
 
-/*
- * A test whose observations TSE_RECORD could not take fails (diagnosis
- * "setup"), unless it failed already: a run asked for records does not
- * pass without them.
- */
 static void record_failed(struct tse_test *t, const char *path,
 			  const char *why)
 {
@@ -285,14 +276,7 @@ static void record_failed(struct tse_test *t, const char *path,
 				path, why);
 }
 
-/*
- * TSE_RECORD=FILE: every check is appended to FILE, a line each, its
- * fields tab-separated: scenario.ipvN, where it was judged, what, the
- * value seen (per packet: the first that differs), a correct kernel's,
- * stock's (-1: no model), each packet's count. "ROW .end N STATUS" closes
- * the row's N lines: a row without it was cut short. A row is one write:
- * one that does not fit in the buffer is not written, and fails its test.
- */
+/* TSE_RECORD=FILE: one line per check, one write per test (docs/compare.md). */
 void tse_record(struct tse_test *t)
 {
 	static const char *const status[] = { "pass", "fail", "skip" };
@@ -334,7 +318,6 @@ void tse_record(struct tse_test *t)
 	close(fd);
 }
 
-/* The clock the library's bounded waits read, in milliseconds. */
 long long tse_now_ms(void)
 {
 	struct timespec ts;

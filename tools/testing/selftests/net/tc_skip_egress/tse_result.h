@@ -6,7 +6,6 @@
 
 #pragma GCC visibility push(hidden)
 
-/* A diagnosis word and what it tells about the kernel. */
 struct tse_meaning {
 	const char *word;
 	const char *meaning;

@@ -51,10 +51,7 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	}
 }
 
-/*
- * A kernel that lacks a feature skips before anything is built; tcx is
- * probed with a program of ours, once they are loaded.
- */
+/* A missing feature skips before anything is built; tcx needs our programs loaded. */
 static int build(struct tse_test *t)
 {
 	return tse_topology_init(t) ?: tse_check_features(t) ?:
@@ -108,7 +105,7 @@ void tse_exercise(struct tse_test *t)
 		tse_kernel_log_check(t);
 	}
 	t->res->seconds = seconds_since(&t->start);
-	/* Before the front end reports: a row not recorded fails its test. */
+	/* Before the front end reports: a test not recorded fails its test. */
 	tse_record(t);
 }
 

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The hand-written rows, for what the grid has no axis for: each its setup
- * and its judge. The table of all rows, made of tse_table.h, is at the end.
- */
+/* The hand-written scenarios, for what no axis covers; the table of all at the end. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -19,7 +16,6 @@
 #define UDP	17
 #define TCP	6
 
-/* A counter first on @dev's hook, then u32 + mirred of the UDP flow to ifb. */
 static int head_and_mirred(struct tse_test *t, enum tse_dev dev, bool egress,
 			   enum tse_dev ifb)
 {
@@ -35,7 +31,6 @@ static void judge_once(struct tse_test *t, enum tse_dev dev,
 	tse_expect_clsact(t, dev, hook);
 }
 
-/* vb's ingress classified each packet once, as on stock; it arrived once. */
 static void judge_received_once(struct tse_test *t)
 {
 	tse_expect_hook(t, "vb ingress classifier runs per packet (BPF)",
@@ -45,12 +40,7 @@ static void judge_received_once(struct tse_test *t)
 	tse_expect_peer_rx(t, 1);
 }
 
-/*
- * Sent from this host and mirred to ifb by va's egress filter: va's hook
- * reads the packet once, before ifb, with no input device and no mark;
- * ifb's gate reads va, which mirred set skb_iif to, and reads the mark
- * before it counts the entry.
- */
+/* va: no skb_iif, no mark; ifb's gate: skb_iif va (mirred's), the mark read before it counts. */
 static void judge_sent_fields(struct tse_test *t, enum tse_hook hook)
 {
 	tse_expect_sent_fields(t, hook, TSE_VA, 0, 0, "va's egress");
@@ -58,11 +48,7 @@ static void judge_sent_fields(struct tse_test *t, enum tse_hook hook)
 			       "ifb's egress");
 }
 
-/*
- * Redirected to ifb from vb's ingress: vb's hook reads the packet once, as
- * vb received it, and the crossing from va's namespace cleared the mark;
- * ifb's gate reads vb, where it returns the packet to.
- */
+/* The crossing into vb's netns cleared the mark; ifb returns the packet to vb. */
 static void judge_ingress_fields(struct tse_test *t, enum tse_hook hook)
 {
 	tse_expect_received_fields(t, hook, TSE_VB, PACKET_HOST, "vb's ingress");
@@ -112,7 +98,6 @@ static void judge_ingress_bpf_redirect(struct tse_test *t)
 	judge_ingress_fields(t, TSE_HOOK_REDIRECT);
 }
 
-/* egress_unrelated: a second flow on va, which no filter redirects. */
 static void judge_egress_unrelated(struct tse_test *t)
 {
 	tse_expect_redirected(t);
@@ -127,21 +112,14 @@ static void judge_egress_unrelated(struct tse_test *t)
 	judge_sent_fields(t, TSE_HOOK_HEAD);
 }
 
-/*
- * A skip mark nobody cleared would cross the veth (skb_scrub_packet()
- * keeps it) and skip vb's ingress hook.
- */
+/* A skip mark nobody cleared would cross the veth (skb_scrub_packet() keeps it). */
 static int setup_peer_ingress_once(struct tse_test *t)
 {
 	return setup_egress_mirred(t) ?:
 	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
 }
 
-/*
- * gso_after_ifb: va (gso_max_segs 1) cuts the GSO skb into segments only
- * after ifb re-injected it, in validate_xmit_skb(): each segment copies
- * ifb's mark. vb's ingress must classify each once.
- */
+/* va (gso_max_segs 1) segments after ifb, in validate_xmit_skb(): each segment copies the mark. */
 static void judge_gso_after_ifb(struct tse_test *t)
 {
 	tse_expect_redirected(t);
@@ -155,7 +133,6 @@ static void judge_gso_after_ifb(struct tse_test *t)
 	judge_sent_fields(t, TSE_HOOK_HEAD);
 }
 
-/* va's root filter on the flow: class 1:3, a mirror to vc, gact, @then. */
 static int root_mirror_filter(struct tse_test *t, const char *then)
 {
 	char match[160], gact[48] = "";
@@ -170,7 +147,6 @@ static int root_mirror_filter(struct tse_test *t, const char *then)
 	       tse_tc_flush(t);
 }
 
-/* va's root qdisc, a counter first in it, the monitor on vd. */
 static int root_qdisc_watched(struct tse_test *t)
 {
 	return tse_root_qdisc(t, TSE_VA) ?:
@@ -179,10 +155,8 @@ static int root_qdisc_watched(struct tse_test *t)
 }
 
 /*
- * root_qdisc_mirror_then_redirect: the filter meets each packet before ifb
- * and after; on stock, ifb's mark makes tcf_action_exec() skip its actions
- * the second time. A fix that only refuses the redirect back to ifb runs
- * the mirror twice.
+ * On stock, ifb's mark makes tcf_action_exec() skip the actions after ifb; a fix that only
+ * refuses the redirect back to ifb runs the mirror twice.
  */
 static int setup_root_qdisc_mirror_then_redirect(struct tse_test *t)
 {
@@ -194,11 +168,7 @@ static int setup_root_qdisc_mirror_then_redirect(struct tse_test *t)
 	       root_qdisc_watched(t) ?: root_mirror_filter(t, redirect);
 }
 
-/*
- * The root filter's last run comes after ifb, which set skb_iif to itself,
- * and after the gate counted the packet once; the copy reached vd, in the
- * receiver's namespace, for vb's MAC.
- */
+/* The root filter's last run is after ifb (skb_iif ifb, the gate's count 1). */
 static void judge_mirror_then_redirect_fields(struct tse_test *t)
 {
 	judge_sent_fields(t, TSE_HOOK_HEAD);
@@ -220,11 +190,7 @@ static void judge_root_qdisc_mirror_then_redirect(struct tse_test *t)
 	judge_mirror_then_redirect_fields(t);
 }
 
-/*
- * egress_100_filters: the seed's benchmark shape. Counters at prio 1 and
- * 99 show how often the list was walked; the filters between them match
- * other ports.
- */
+/* Counters at prio 1 and 99 show how often the list was walked; between them, other ports. */
 static int add_no_match_filters(struct tse_test *t)
 {
 	char cmds[97 * 192], match[160], redirect[64];
@@ -260,20 +226,13 @@ static void judge_egress_100_filters(struct tse_test *t)
 	tse_expect_sent_fields(t, TSE_HOOK_TAIL, TSE_VA, 0, 0, "va's egress, prio 99");
 }
 
-/*
- * forward_egress_*: a forwarded packet arrives with skb_iif naming the
- * router's input device ra: ifb must still send it back out of rb.
- */
+/* A forwarded packet's skb_iif is ra: ifb must still send it back out of rb. */
 static int setup_forward_egress_mirred(struct tse_test *t)
 {
 	return head_and_mirred(t, TSE_RB, true, TSE_IFB);
 }
 
-/*
- * rb's hook reads skb_iif ra, where the packet arrived, and @mark, the
- * count of the ifb gates it passed before rb; ifb's gate reads rb, which
- * the redirect set skb_iif to, where ifb returns the packet.
- */
+/* @mark: the count of the ifb gates the packet passed before rb. */
 static void judge_forward_fields(struct tse_test *t, enum tse_hook hook, unsigned int mark)
 {
 	tse_expect_sent_fields(t, hook, TSE_RB, t->net.ifindex[TSE_RA], mark, "rb's egress");
@@ -310,7 +269,6 @@ static void judge_forward_egress_bpf_redirect(struct tse_test *t)
 	judge_forward_fields(t, TSE_HOOK_REDIRECT, 0);
 }
 
-/* router_two_ifb: ra's ingress redirects to ifb_in, rb's egress to ifb_tse. */
 static int setup_router_two_ifb(struct tse_test *t)
 {
 	return tse_count_at(t, TSE_RA, false, t->net.skel->progs.tse_count_in, 1) ?:
@@ -318,10 +276,6 @@ static int setup_router_two_ifb(struct tse_test *t)
 	       setup_forward_egress_mirred(t);
 }
 
-/*
- * ra's ingress reads the packet once, as ra received it; ifb_in's gate
- * reads ra, where ifb_in returns it, and counts it once before rb.
- */
 static void judge_router_two_ifb(struct tse_test *t)
 {
 	judge_forwarded_once(t);
@@ -333,11 +287,7 @@ static void judge_router_two_ifb(struct tse_test *t)
 	judge_forward_fields(t, TSE_HOOK_HEAD, 1);
 }
 
-/*
- * burst: the datagrams reach ifb together, before its tasklet runs. A
- * counter in rb's root qdisc, the first place after ifb on every kernel,
- * measures how many ifb held at once.
- */
+/* The burst reaches ifb before its tasklet runs: rb's root qdisc counts ifb's batch. */
 static int setup_burst(struct tse_test *t)
 {
 	return setup_forward_egress_mirred(t) ?:
@@ -358,12 +308,7 @@ static void judge_burst(struct tse_test *t)
 			       "rb's root qdisc");
 }
 
-/*
- * burst_two_devices: ra's program redirects the burst's odd datagrams out
- * of rb2; the even ones are routed out of rb. Both redirect to one ifb,
- * which the datagrams reach together: one batch holds packets of both
- * devices, and ifb must return each to its own.
- */
+/* One ifb batch holds packets of rb and rb2: ifb must return each to its own device. */
 static int setup_burst_two_devices(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -376,12 +321,7 @@ static int setup_burst_two_devices(struct tse_test *t)
 	       tse_count_at_root(t, TSE_RB2, progs->tse_count_reinject);
 }
 
-/*
- * The even datagrams pass rb, the odd ones rb2 (ra's program redirected
- * them there, which leaves skb_iif ra): each hook reads its own device,
- * ifb's gate the device each came from, the root qdiscs ifb and the
- * gate's count.
- */
+/* ra's redirect of the odd datagrams to rb2 leaves skb_iif ra. */
 static void judge_two_devices_fields(struct tse_test *t)
 {
 	static const enum tse_dev outputs[2] = { TSE_RB, TSE_RB2 };
@@ -427,11 +367,7 @@ static void judge_tcp_stream(struct tse_test *t)
 	tse_expect_stream(t);
 }
 
-/*
- * shaped_ifb: ifb re-injects from the tbf's watchdog rather than at once.
- * The bucket holds about two of our datagrams, less than the MTU (tbf says
- * so in the kernel log): only those pass.
- */
+/* ifb re-injects from tbf's watchdog; the bucket, below the MTU, passes about two datagrams. */
 static int setup_shaped_ifb(struct tse_test *t)
 {
 	return setup_egress_mirred(t) ?:
@@ -446,12 +382,7 @@ static void judge_shaped_ifb(struct tse_test *t)
 	judge_egress_mirred(t);
 }
 
-/*
- * stacked_*: root filters on an upper device (a macvlan, a bond) and on
- * va below it redirect to one ifb, IMQ style. The upper device's root
- * qdisc consumes ifb's mark, so va's filter sends the packet through ifb
- * a second time, as on stock: nothing the fix changes is on the way.
- */
+/* The upper's root qdisc consumes ifb's mark, so va's filter sends it through ifb again. */
 static int setup_stacked_into_one_ifb(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -464,12 +395,7 @@ static int setup_stacked_into_one_ifb(struct tse_test *t)
 	       tse_count_at(t, TSE_VB, false, progs->tse_count_peer, 1);
 }
 
-/*
- * The last run of each hook: after ifb, which set skb_iif to itself. The
- * gate on ifb's egress counts each entry in skb->mark: one before the
- * upper device's second run, two before va's; the second entry came from
- * va, whose mirred set skb_iif to it.
- */
+/* The gate counts each entry in skb->mark: 1 before the upper's second run, 2 before va's. */
 static void judge_stacked_fields(struct tse_test *t)
 {
 	int ifb = t->net.ifindex[TSE_IFB];
@@ -495,13 +421,7 @@ static void judge_stacked_into_one_ifb(struct tse_test *t)
 	judge_received_once(t);
 }
 
-/*
- * stacked_*_with_clsact_below: va also has an egress hook, a counting
- * clsact, as a device with a tc program of its own does. The hook must
- * read the packet once, as the upper device hands it down, and skip it
- * when ifb returns it from va's own redirect; va's root filter must still
- * send it to ifb once, as on stock.
- */
+/* va's clsact must read the packet once on its way down, and skip it when ifb returns it. */
 static int setup_stacked_with_clsact_below(struct tse_test *t)
 {
 	return tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n",
@@ -510,10 +430,6 @@ static int setup_stacked_with_clsact_below(struct tse_test *t)
 	       tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1);
 }
 
-/*
- * The hook's one run is the packet's way down from the upper device:
- * after its pass through ifb (skb_iif ifb, the gate's count 1).
- */
 static void judge_stacked_with_clsact_below(struct tse_test *t)
 {
 	judge_stacked_into_one_ifb(t);
@@ -523,13 +439,7 @@ static void judge_stacked_with_clsact_below(struct tse_test *t)
 			       "va's egress");
 }
 
-/*
- * The *_to_veth rows: va's egress sends each packet to a plain device,
- * va2, whose egress runs a program, by bpf_redirect() (cls_bpf, tcx) or by
- * mirred (clsact, the root qdisc). What va2's program reads must not
- * depend on the fix, ingress_ifindex above all: a redirect to anything but
- * ifb leaves skb_iif as stock does.
- */
+/* A redirect to anything but ifb leaves skb_iif as stock does: va2 must not see the fix. */
 static int count_at_target(struct tse_test *t)
 {
 	return tse_count_at(t, TSE_VA2, true, t->net.skel->progs.tse_count_target, 1);
@@ -560,12 +470,7 @@ static int setup_root_qdisc_mirred_to_veth(struct tse_test *t)
 	       count_at_target(t);
 }
 
-/*
- * @hook on va sent each packet to va2 once, and nothing to ifb. Sent from
- * this host, the packet has no input device at va, and no loop breaker is
- * on its way; at va2 skb_iif is @iif: 0 after bpf_redirect(), va after
- * mirred, which names the device it runs on.
- */
+/* @iif at va2: 0 after bpf_redirect(), va after mirred. */
 static void judge_to_veth(struct tse_test *t, enum tse_hook hook, const char *what, int iif)
 {
 	tse_expect_hook(t, what, hook, TSE_FLOW_REDIRECTED, 1);
@@ -599,10 +504,7 @@ static void judge_root_qdisc_mirred_to_veth(struct tse_test *t)
 		      t->net.ifindex[TSE_VA]);
 }
 
-/*
- * clone_to_ifb: BPF's twin of a mirred mirror to ifb. ifb drops each copy,
- * as it drops a mirror's; the fence is copied too.
- */
+/* BPF's twin of a mirred mirror to ifb: ifb drops each copy, the fence's too. */
 static int setup_clone_to_ifb(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -628,20 +530,13 @@ static void judge_clone_to_ifb(struct tse_test *t)
 	tse_expect(t, "copies ifb dropped (rx_dropped + tx_dropped), the fence's included",
 		   (long long)tse_moved(t, TSE_IFB).dropped, t->pkts + !!t->traffic.fences,
 		   &copies_kept, &copies_kept);
-	/*
-	 * Sent from this host, the packet has no input device; nor has its
-	 * copy, which ifb drops for it. The gate reads the mark before it
-	 * counts.
-	 */
+	/* Neither the packet nor its copy has an input device; the gate reads the mark first. */
 	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
 	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, 0, 0, "ifb's egress");
 	judge_received_once(t);
 }
 
-/*
- * two_ifb_stages: on stock the second stage loops: the clsact filter's
- * match consumes its ifb's mark, and the root filter redirects again.
- */
+/* Stock loops: the clsact match consumes ifb's mark, and the root filter redirects again. */
 static int setup_two_ifb_stages(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -652,12 +547,6 @@ static int setup_two_ifb_stages(struct tse_test *t)
 	       tse_mirred_filter(t, TSE_VA, "parent 1:", 2, UDP, TSE_PORT, TSE_IFB_IN);
 }
 
-/*
- * va's clsact counter reads the packet once, sent from this host; each
- * ifb's gate reads va, which both mirreds set, and the count of the gates
- * before it; the root qdisc's last run comes after ifb_in, which set
- * skb_iif to itself, and after both gates.
- */
 static void judge_two_stages_fields(struct tse_test *t)
 {
 	int va = t->net.ifindex[TSE_VA];
@@ -680,10 +569,7 @@ static void judge_two_ifb_stages(struct tse_test *t)
 	tse_expect_delivery(t);
 }
 
-/*
- * egress_hairpin: skb_iif names ra, the root filter's target: the action
- * must still run, since ra is no ifb that re-injected the packet.
- */
+/* skb_iif is ra, the root filter's target: ra is no ifb, so the action must still run. */
 static int setup_egress_hairpin(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -694,11 +580,6 @@ static int setup_egress_hairpin(struct tse_test *t)
 	       tse_mirred_filter(t, TSE_RB, "parent 1:", 2, UDP, TSE_PORT, TSE_RA);
 }
 
-/*
- * A forwarded packet's skb_iif names the device it arrived on, ra, at
- * rb's hooks; rb's mirred sets it to rb for ra's egress. No ifb and no
- * loop breaker is on the way; ra received each frame for its own MAC.
- */
 static void judge_hairpin_fields(struct tse_test *t)
 {
 	int ra = t->net.ifindex[TSE_RA];
@@ -725,11 +606,7 @@ static void judge_egress_hairpin(struct tse_test *t)
 	judge_hairpin_fields(t);
 }
 
-/*
- * resubmit: a program on va's egress hands each packet back to va once, as
- * one that strips a header and resubmits it does. No ifb is on the way:
- * the program sees each packet twice on every kernel, and it arrives once.
- */
+/* No ifb on the way: every kernel runs the program twice per packet and delivers it once. */
 static int setup_resubmit(struct tse_test *t)
 {
 	typeof(t->net.skel->progs) *progs = &t->net.skel->progs;
@@ -753,7 +630,7 @@ static void judge_resubmit(struct tse_test *t)
 #define PAIR_AT(ns)	{ .ifb_ns = (ns) }
 #define ROUTER		{ .routed = true, .ifb_ns = TSE_NS_ROUTER }
 
-/* What a grid row's site and device need, beyond u32, mirred and a root qdisc. */
+/* What a point's site and device need, beyond u32, mirred and a root qdisc. */
 #define TSE_F_SITE_CLSACT_MIRRED	0
 #define TSE_F_SITE_CLSACT_BPF		0
 #define TSE_F_SITE_TCX			TSE_F_TCX
@@ -789,10 +666,7 @@ static const struct tse_scenario tse_table[] = {
 #include "tse_table.h"
 };
 
-/*
- * A point whose values do not meet does not build: each is a static
- * assertion, made an expression by a struct inside sizeof.
- */
+/* Each point a static assertion, made an expression by a struct inside sizeof. */
 #undef TSE_GRID
 #undef TSE_ROW
 #define TSE_GRID(n, site, sends, stages, dev, source, alone, agg)		\

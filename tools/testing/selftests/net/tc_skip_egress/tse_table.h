@@ -8,7 +8,7 @@
  * every device, and every pair of values of any two axes (docs/grid.md
  * says which pairs cannot be).
  *
- * TSE_ROW(name, shape, features, traffic, ...): a hand-written row, its
+ * TSE_ROW(name, shape, features, traffic, ...): a hand-written scenario, its
  * setup and judge in tse_scenarios.c.
  */
 TSE_GRID(egress_mirred, CLSACT_MIRRED, PACKET, ONE, NONE, LOCAL, false, false)

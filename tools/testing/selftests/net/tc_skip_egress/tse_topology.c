@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The namespaces have no name: only file descriptors hold them, so they go
- * away with the test process however it ends (return, assertion, signal,
- * or the harness's timeout kill), and runs in parallel cannot collide.
- *
- * The links are silent (no ARP, IPv6 link-local address, DAD, ND or MLD):
- * kernel counters on them move only with test packets.
+ * The namespaces are held by fd only: they go with the process however it ends, and parallel
+ * runs cannot collide. The links are silent: their counters move only with test packets.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -86,7 +82,6 @@ struct tse_upperdef {
 	const char *type;	/* ip link add ... type @type */
 	bool master;		/* the lower device is enslaved, not linked */
 	bool floods;		/* a bridge: va's has vc for a second port */
-	/* A tunnel's type in IPv6 tests, and its inner addresses. */
 	const char *type6;
 	const char *addr4[2], *addr6[2];
 };
@@ -103,11 +98,7 @@ static const struct tse_upperdef uppers[] = {
 			       "ip6tnl mode ip6ip6 encaplimit none",
 			       { "198.51.100.1", "198.51.100.2" },
 			       { "2001:db8:3::1", "2001:db8:3::2" } },
-	/*
-	 * Without snooping: a snooping bridge joins the all-snoopers groups
-	 * when it comes up, and its IGMP and MLD reports go out for a second
-	 * after, into the traffic (measured: 12 frames at vb and vd).
-	 */
+	/* No snooping: a snooping bridge's IGMP and MLD reports would go into the traffic. */
 	[TSE_UPPER_BRIDGE] = { { "va.br", "vb.br" },
 			       { "02:00:00:00:0e:31", "02:00:00:00:0e:32" },
 			       "bridge mcast_snooping 0", true, true },
@@ -137,7 +128,6 @@ enum tse_ns tse_dev_ns(struct tse_test *t, enum tse_dev dev)
 	return devdef(t, dev)->ns;
 }
 
-/* The device that carries @dev's address: the one stacked on it, if any. */
 static enum tse_dev addressed(struct tse_test *t, enum tse_dev dev)
 {
 	if (!t->s->shape.upper)
@@ -150,7 +140,6 @@ static bool tunneled(struct tse_test *t)
 	return upperdef(t) && upperdef(t)->type6;
 }
 
-/* The MAC of the device stacked over @dev (va or vb), if it has one of its own. */
 static const char *upper_mac(struct tse_test *t, enum tse_dev dev)
 {
 	const struct tse_upperdef *up = upperdef(t);
@@ -160,11 +149,7 @@ static const char *upper_mac(struct tse_test *t, enum tse_dev dev)
 	return up->mac[dev == TSE_VB];
 }
 
-/*
- * A veth's own MAC. vb2 takes the one va's frames are for (the upper's
- * over vb, or vb's) where the row redirects them to va2 unchanged (mirred
- * cannot readdress them): the receiver takes them.
- */
+/* vb2 takes the MAC va's frames are for where mirred redirects them to va2 unchanged. */
 static const char *own_mac(struct tse_test *t, enum tse_dev dev)
 {
 	if (dev == TSE_VB2 && t->s->shape.target_has_vb_mac)
@@ -172,13 +157,11 @@ static const char *own_mac(struct tse_test *t, enum tse_dev dev)
 	return devdef(t, dev)->mac;
 }
 
-/* The MAC the link peer of @dev sends to: the upper's own, if it has one. */
 static const char *link_mac(struct tse_test *t, enum tse_dev dev)
 {
 	return upper_mac(t, dev) ?: own_mac(t, dev);
 }
 
-/* @dev's own address: a tunnel's outer address, on va or vb. */
 static const char *link_addr(struct tse_test *t, enum tse_dev dev)
 {
 	const struct tse_devdef *d = devdef(t, dev);
@@ -186,7 +169,6 @@ static const char *link_addr(struct tse_test *t, enum tse_dev dev)
 	return t->family == TSE_V6 ? d->addr6 : d->addr4;
 }
 
-/* The address the test's traffic uses for @dev: inside the tunnel, if any. */
 const char *tse_addr(struct tse_test *t, enum tse_dev dev)
 {
 	const struct tse_upperdef *up = upperdef(t);
@@ -234,11 +216,7 @@ void tse_chomp(char *s)
 		*nl = '\0';
 }
 
-/*
- * What the tool said, its lines joined, without iproute2's warnings. Read
- * to the end: a tool that writes into a pipe nobody reads any more dies of
- * SIGPIPE, and its batch would fail for a warning (e.g. htb's quantum).
- */
+/* Read to the end: a tool writing into a pipe nobody reads dies of SIGPIPE. */
 static void read_errors(int fd, char *err, size_t errlen)
 {
 	char buf[1024], rest[256], *line, *save;
@@ -273,7 +251,6 @@ static void exec_batch(int nsfd, int in, int err, const char *tool)
 	_exit(127);
 }
 
-/* Run @tool -batch in @nsfd: its exit status, and what it said in @err. */
 int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 		  size_t errlen)
 {
@@ -305,10 +282,7 @@ int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 
 static const char *const tools[TSE_TOOLS] = { "ip", "tc" };
 
-/*
- * Queue a command for @tool in @ns; tse_flush() runs the queues. Building
- * a topology this way costs two commands per namespace, not one per step.
- */
+/* Batched: building a topology costs two commands per namespace, not one per step. */
 static __printf(4, 0) int tse_vqueue(struct tse_test *t, enum tse_ns ns,
 				     enum tse_tool tool, const char *fmt,
 				     va_list ap)
@@ -370,10 +344,6 @@ static int tse_flush(struct tse_test *t)
 	return ret;
 }
 
-/*
- * tc commands, one a line, in one of the test's namespaces: tse_tc_queue()
- * adds them to the namespace's batch, which tse_tc_flush() runs.
- */
 __printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
 				const char *fmt, ...)
 {
@@ -391,7 +361,6 @@ int tse_tc_flush(struct tse_test *t)
 	return tse_flush(t);
 }
 
-/* A batch too long for a format string, e.g. a hundred filters. */
 int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds)
 {
 	char err[512];
@@ -428,10 +397,7 @@ static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
 	return 0;
 }
 
-/*
- * bpf_redirect() to va2, or to a router's rb2, readdresses the frame to
- * their peer, vb2; back out of the input device vi, to the origin's vo.
- */
+/* Readdressed to the target's peer: vb2, or back out of vi to the origin's vo. */
 static void set_target(struct tse_test *t, struct tse_config *cfg)
 {
 	bool hairpin = t->s->shape.hairpin;
@@ -472,10 +438,7 @@ static int load_bpf(struct tse_test *t)
 	return 0;
 }
 
-/*
- * New devices send nothing of their own: no link-local address (no DAD or
- * RS); in IPv4 tests no IPv6 at all. MLD is silenced by link_up().
- */
+/* New devices send nothing: no link-local address (DAD, RS); in IPv4 tests no IPv6. */
 static int ipv6_default(struct tse_test *t, enum tse_ns ns, const char *what,
 			const char *val)
 {
@@ -509,11 +472,7 @@ static int create_namespaces(struct tse_test *t)
 	return 0;
 }
 
-/*
- * The device a burst leaves by segments it in software, so that its
- * datagrams reach the peer's receive queue together: va, or the origin's
- * vo where the burst is forwarded.
- */
+/* Segmented in software, a burst's datagrams reach the peer's queue together. */
 static const char *segments(struct tse_test *t, enum tse_dev dev)
 {
 	if ((dev == TSE_VA && t->s->shape.burst_sender) ||
@@ -535,11 +494,9 @@ static int create_veth(struct tse_test *t, enum tse_dev a, enum tse_dev b)
 }
 
 /*
- * "arp off" keeps ARP, ND and the solicited-node groups away; "multicast
- * off" keeps an IPv6 router's devices from joining all-routers once
- * forwarding is on. A clsact qdisc counts, but it is an egress hook even
- * without a filter: in a bare shape the receiver's devices count on an
- * ingress qdisc instead, and the others have none.
+ * "arp off" keeps ARP, ND and solicited-node groups away, "multicast off" a router's devices
+ * out of all-routers. clsact is an egress hook even unfiltered: bare shapes count received
+ * packets on an ingress qdisc.
  */
 #define TSE_SILENT "arp off multicast off up"
 
@@ -555,11 +512,7 @@ static int link_up(struct tse_test *t, enum tse_dev dev)
 	       (qdisc ? tse_queue(t, ns, TSE_TC, "qdisc add dev %s %s\n", name, qdisc) : 0);
 }
 
-/*
- * A bridge that learns nothing floods every frame it sends to all its
- * ports: va's sends each packet to va and to vc (cake-dual-ifb's br-lan,
- * a LAN of two ports), whatever the receiver sends back.
- */
+/* A bridge that learns nothing floods each frame to both ports (cake-dual-ifb's br-lan). */
 static int bridge_ports(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 {
 	const char *br = tse_dev(t, up), *vc = tse_dev(t, TSE_VC);
@@ -572,10 +525,7 @@ static int bridge_ports(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 			  vc, br, vc) : 0);
 }
 
-/*
- * Linked to @lower (vlan, macvlan), its master (bond: a device is enslaved
- * while down; bridge), or a tunnel from @lower's address to its link peer's.
- */
+/* A bond enslaves a device only while it is down. */
 static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 {
 	const struct tse_upperdef *def = upperdef(t);
@@ -605,10 +555,7 @@ static int create_upper(struct tse_test *t, enum tse_dev up, enum tse_dev lower)
 	return ret ?: link_up(t, up);
 }
 
-/*
- * A permanent neighbour entry for @peer. Over a tunnel, va and vb keep
- * their own addresses; the tunnel, which has no neighbours, the test's.
- */
+/* Over a tunnel va and vb keep their addresses; the tunnel (no neighbours) the test's. */
 static int address_link(struct tse_test *t, enum tse_dev dev, enum tse_dev peer)
 {
 	const char *nodad = t->family == TSE_V6 ? " nodad" : "";
@@ -632,12 +579,7 @@ static int route_through(struct tse_test *t, enum tse_dev end, enum tse_dev gw,
 		      tse_addr(t, far), tse_addr(t, gw));
 }
 
-/*
- * Only once the devices are up and silent (after tse_flush()): an IPv6
- * device registered while forwarding is on, multicast still on, joins
- * all-routers, and its MLD reports follow with a random delay, into the
- * traffic.
- */
+/* Only now: a device that comes up with forwarding and multicast on joins all-routers (MLD). */
 static int enable_forwarding(struct tse_test *t, enum tse_ns ns)
 {
 	if (t->family == TSE_V4)
@@ -654,10 +596,6 @@ static int no_rp_filter(struct tse_test *t)
 	       tse_sysctl(t, TSE_NS_RECEIVER, "/proc/sys/net/ipv4/conf/default/rp_filter", "0");
 }
 
-/*
- * vo - vi: the origin sends everything to vi, and the sender forwards it
- * (enable_forwarding()) out of va, the upper over it, or va2.
- */
 static int create_origin(struct tse_test *t)
 {
 	const char *dflt = t->family == TSE_V6 ? "::/0" : "0.0.0.0/0";
@@ -674,10 +612,7 @@ static int create_pair(struct tse_test *t)
 	if (create_veth(t, TSE_VA, TSE_VB) || link_up(t, TSE_VA) ||
 	    link_up(t, TSE_VB))
 		return -1;
-	/*
-	 * The monitor link has no address: it only carries copies to vd
-	 * (a bridge's floods included, so it comes before the uppers).
-	 */
+	/* Before the uppers: it carries a bridge's floods too. */
 	if (t->s->shape.monitor &&
 	    (create_veth(t, TSE_VC, TSE_VD) || link_up(t, TSE_VC) || link_up(t, TSE_VD)))
 		return -1;
@@ -693,11 +628,7 @@ static int create_pair(struct tse_test *t)
 	return address_link(t, TSE_VA, TSE_VB) ?: address_link(t, TSE_VB, TSE_VA);
 }
 
-/*
- * rb2 - vb2: ra's program redirects the odd datagrams there, to vb2's MAC.
- * The receiver takes them on vb2, though they are for vb's address: in
- * IPv4 only if the reverse path filter lets it.
- */
+/* vb2 takes frames for vb's address: in IPv4 only with rp_filter off. */
 static int create_second_output(struct tse_test *t)
 {
 	if (t->family == TSE_V4 &&
@@ -727,10 +658,7 @@ static int create_routed(struct tse_test *t)
 	       (t->s->shape.second_output ? create_second_output(t) : 0);
 }
 
-/*
- * A long queue, so that a burst of 64 never overflows it. A clsact for the
- * gate, unless a program at the hook under test breaks loops instead.
- */
+/* A queue no burst of 64 overflows; the gate's clsact, unless the site breaks loops. */
 static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 {
 	const char *name = tse_dev(t, ifb);
@@ -784,7 +712,6 @@ static int tse_attach_cls_bpf(struct tse_test *t, enum tse_dev dev,
 	return 0;
 }
 
-/* A BPF classifier on @dev's clsact egress or ingress. */
 int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
 		 struct bpf_program *prog, int prio)
 {
@@ -792,10 +719,7 @@ int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
 				  0, prog, prio);
 }
 
-/*
- * A root qdisc, handle 1:, with classes 1:1 to 1:3 and 1:2 the default:
- * prio's bands (1:2 is the band of priority 0), or htb's classes.
- */
+/* Classes 1:1 to 1:3, 1:2 the default: prio's bands (1:2 is priority 0's), or htb's. */
 int tse_root_qdisc_queue(struct tse_test *t, enum tse_dev dev)
 {
 	const char *name = tse_dev(t, dev);
@@ -824,11 +748,7 @@ int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 				  prog, 1);
 }
 
-/*
- * A tcx link on the egress of @ifindex in the current netns. libbpf has
- * tcx from 1.3 (Linux 6.6) on: built against an older tree's, the suite
- * has none, and the probe skips the tcx tests (tse_probe_tcx()).
- */
+/* libbpf has tcx from 1.3 on; without it tse_probe_tcx() skips the tcx tests. */
 struct bpf_link *tse_tcx_link(struct bpf_program *prog, int ifindex)
 {
 #if LIBBPF_MAJOR_VERSION > 1 || LIBBPF_MINOR_VERSION >= 3
@@ -857,7 +777,6 @@ int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 	return 0;
 }
 
-/* The u32 match for @port of @l4 (17 UDP, 6 TCP) in the test's IP version. */
 int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 {
 	const char *ip = t->family == TSE_V6 ? "ip6" : "ip";
@@ -867,8 +786,6 @@ int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len)
 			t->family == TSE_V6 ? "ipv6" : "ip", ip, l4, ip, port);
 }
 
-/* A u32 filter at @parent of @dev that sends one flow, and only it, to ifb. */
-/* @verb: "redirect" sends the packet to @ifb, "mirror" a copy. */
 int tse_mirred_filter_queue(struct tse_test *t, enum tse_dev dev,
 			    const char *parent, int prio, int l4, int port,
 			    const char *verb, enum tse_dev ifb)
@@ -889,7 +806,6 @@ int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
 	       tse_tc_flush(t);
 }
 
-/* Attach the loop breaker that counts every entry into each ifb. */
 static int attach_ifb_gates(struct tse_test *t)
 {
 	struct bpf_program *gate = t->net.skel->progs.tse_ifb_gate;
@@ -900,11 +816,7 @@ static int attach_ifb_gates(struct tse_test *t)
 	       (t->s->shape.ifb_in ? tse_count_at(t, TSE_IFB_IN, true, gate, 1) : 0);
 }
 
-/*
- * What leaves a router's input device is a wrong-device packet or a stray:
- * count it, so that a stray shows as one (tse_expect_quiet()) rather than
- * as a wrong-device packet.
- */
+/* Counts what leaves ra: a stray shows as noise (tse_expect_quiet()), not a wrong device. */
 static int watch_router_input(struct tse_test *t)
 {
 	if (!t->s->shape.routed)
@@ -924,7 +836,6 @@ static int create_devices(struct tse_test *t)
 	return t->s->shape.routed ? enable_forwarding(t, TSE_NS_ROUTER) : 0;
 }
 
-/* The caller's namespace, which every step returns to. */
 int tse_topology_init(struct tse_test *t)
 {
 	t->net.self_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
@@ -933,7 +844,6 @@ int tse_topology_init(struct tse_test *t)
 	return 0;
 }
 
-/* A socket in @ns that the kernel tells of every change of a link. */
 static int link_events(struct tse_test *t, enum tse_ns ns)
 {
 	struct sockaddr_nl sa = {
@@ -955,10 +865,6 @@ static int link_events(struct tse_test *t, enum tse_ns ns)
 	return fd;
 }
 
-/*
- * Until bridge port @port forwards, for at most TSE_WAIT_MS: woken by the
- * bridge's notice of each state it takes, no sleep.
- */
 static int wait_forwarding(struct tse_test *t, enum tse_dev port)
 {
 	enum tse_ns ns = tse_dev_ns(t, port);
@@ -983,11 +889,7 @@ static int wait_forwarding(struct tse_test *t, enum tse_dev port)
 	return 0;
 }
 
-/*
- * A bridge port forwards only once its link is operationally up, which
- * the kernel notes in a work of its own (linkwatch) after the link comes
- * up: a packet sent before that would be dropped.
- */
+/* A port forwards only once linkwatch saw its link up: a packet sent before is dropped. */
 static int bridges_forward(struct tse_test *t)
 {
 	if (t->s->shape.upper != TSE_UPPER_BRIDGE)
@@ -996,7 +898,6 @@ static int bridges_forward(struct tse_test *t)
 	       wait_forwarding(t, TSE_VB);
 }
 
-/* Build the scenario's network and load the BPF programs. */
 int tse_topology_create(struct tse_test *t)
 {
 	if (create_namespaces(t) || create_devices(t) || lookup_ifindexes(t) ||
@@ -1005,7 +906,6 @@ int tse_topology_create(struct tse_test *t)
 	return 0;
 }
 
-/* The hooks every scenario of the shape has; its own are its to add. */
 int tse_topology_attach(struct tse_test *t)
 {
 	return attach_ifb_gates(t) ?: watch_router_input(t);

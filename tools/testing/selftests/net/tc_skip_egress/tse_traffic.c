@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Each test datagram carries a magic and a sequence number, so that every
- * packet is counted on its own. A burst is one UDP GSO send that va (or
- * the origin's vo) segments in software: the datagrams reach the next
- * hop's receive queue together and are handled in one softirq run.
- *
- * There is no sleep: after sending, wait until every datagram has an
- * outcome (at most TSE_WAIT_MS), then for the fence, so that a late
- * duplicate is not missed.
+ * Each datagram carries a magic and a sequence number. A burst is one UDP GSO send, segmented
+ * in software: its datagrams reach the next hop together, in one softirq run. No sleeps.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -56,10 +50,6 @@ static socklen_t receiver_sockaddr(struct tse_test *t, int port,
 	return sizeof(*sin);
 }
 
-/*
- * A socket in @ns: bound to the receiver's @port (receiver, listening for
- * TCP) or connected to it (sender; for TCP the connect is under way).
- */
 static int tse_socket(struct tse_test *t, enum tse_ns ns, int type, int port)
 {
 	int domain = t->family == TSE_V6 ? AF_INET6 : AF_INET;
@@ -92,7 +82,6 @@ static enum tse_dev sender_dev(struct tse_test *t)
 	return t->s->shape.upper ? TSE_UP_A : TSE_VA;
 }
 
-/* A packet socket on the sender's device, as tcpdump opens one. */
 static int tap_open(struct tse_test *t)
 {
 	struct sockaddr_ll sll = {
@@ -113,10 +102,7 @@ static int tap_open(struct tse_test *t)
 	return 0;
 }
 
-/*
- * The test datagram a frame carries, if any: its sequence number, or -1.
- * A tunnel device's frames start at the IP header.
- */
+/* A tunnel device's frames start at the IP header. */
 static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
 {
 	int l3 = t->s->shape.upper == TSE_UPPER_TUNNEL ? 0 : ETH_HLEN;
@@ -136,10 +122,8 @@ static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
 }
 
 /*
- * A drain reads at most this many datagrams or frames, and stops at the
- * deadline of the wait it serves, checked every TSE_DRAIN_CHECK reads: a
- * kernel that keeps sending copies must not keep the test from its next
- * deadline (under such a storm one read can take milliseconds).
+ * Drains stop at their wait's deadline, checked every TSE_DRAIN_CHECK reads: a kernel sending
+ * copies without end must not hold the test (one read can take milliseconds then).
  */
 #define TSE_DRAIN_MAX	4096
 #define TSE_DRAIN_CHECK	16
@@ -171,7 +155,6 @@ static void tap_drain(struct tse_test *t)
 	}
 }
 
-/* Where the datagrams are sent from: the sender, or the origin before it. */
 static enum tse_ns sender_ns(struct tse_test *t)
 {
 	return t->s->shape.forwarded ? TSE_NS_ORIGIN : TSE_NS_SENDER;
@@ -274,11 +257,7 @@ static int send_flow(struct tse_test *t, enum tse_flow flow)
 	return 0;
 }
 
-/*
- * Every second datagram of a split burst is the second flow's (vi's split
- * readdresses it, tse_split_flows): its magic says so, and the two flows'
- * sequence numbers run side by side.
- */
+/* Every second datagram is the second flow's: vi's split readdresses it (tse_split_flows). */
 static void fill_split_payloads(struct tse_payload *p, int n)
 {
 	int i;
@@ -289,10 +268,7 @@ static void fill_split_payloads(struct tse_payload *p, int n)
 	}
 }
 
-/*
- * All datagrams in one send: UDP GSO cuts it into one per payload. A split
- * burst carries both flows' datagrams, in the first flow's send.
- */
+/* UDP GSO cuts the one send into a datagram per payload; a split burst carries both flows. */
 static int send_burst(struct tse_test *t, enum tse_flow flow)
 {
 	struct tse_payload p[2 * TSE_MAX_PKTS];
@@ -313,7 +289,6 @@ static int send_burst(struct tse_test *t, enum tse_flow flow)
 	       tse_setup_error(t, "UDP_SEGMENT off: %s", strerror(errno)) : 0;
 }
 
-/* Flow @flow's datagrams: one at a time, in a burst, or in the first's. */
 static int send_datagrams(struct tse_test *t, enum tse_flow flow)
 {
 	if (t->s->traffic != TSE_UDP_BURST)
@@ -339,7 +314,6 @@ static void drain(struct tse_test *t, enum tse_flow flow, long long until)
 	}
 }
 
-/* Wait up to @ms for a datagram, then read what came, until @until at most. */
 static void receive_for(struct tse_test *t, int ms, long long until)
 {
 	struct pollfd pfd[TSE_FLOWS];
@@ -374,7 +348,6 @@ static unsigned int packets_delivered(struct tse_test *t)
 	return n;
 }
 
-/* What left by @input, a forwarder's input device, if the shape has it. */
 static unsigned int sent_back(struct tse_test *t, const struct tse_devstats *now,
 			      enum tse_dev input)
 {
@@ -384,13 +357,8 @@ static unsigned int sent_back(struct tse_test *t, const struct tse_devstats *now
 }
 
 /*
- * Datagrams with an outcome: delivered, stopped as looping, dropped by ifb,
- * or sent back out of the forwarder's input device (ra, vi). In a row that
- * sends ifb copies, ifb's drops are the copies': each datagram needs an
- * outcome of its own (delivered, looping) and one for its copy (dropped by
- * ifb, sent back, delivered again, looping). Counting the copies' drops
- * as the datagrams' ended the wait before a datagram was delivered on a
- * starved guest.
+ * In a copy point ifb's drops are the copies': each datagram needs an outcome of its own too,
+ * or the wait can end before it is delivered (as on a starved guest).
  */
 static unsigned int tse_outcomes(struct tse_test *t)
 {
@@ -427,7 +395,7 @@ static void wait_outcomes(struct tse_test *t)
 	receive_for(t, 0, deadline);
 }
 
-/* The fence goes down the redirected flow's path, when it delivers. */
+/* Sent after the outcomes: a late duplicate arrives before the fence, and is counted. */
 static int wait_fence(struct tse_test *t)
 {
 	struct tse_payload fence;
@@ -516,12 +484,7 @@ static void stream_receive(struct tse_test *t, struct tse_tcp *c)
 		st->done = true;
 }
 
-/*
- * Retransmissions the loss of a segment caused. A D-SACK proves a
- * retransmission spurious (a tail loss probe, or a timer that fired under
- * a slow, emulated CPU); wait until everything is acked, so that it has
- * arrived, for at most TSE_FENCE_MS.
- */
+/* A D-SACK proves a retransmission spurious: wait until all is acked, at most TSE_FENCE_MS. */
 static void stream_retrans(struct tse_test *t, int fd)
 {
 	long long deadline = tse_now_ms() + TSE_FENCE_MS;
@@ -541,7 +504,6 @@ static void stream_retrans(struct tse_test *t, int fd)
 	t->traffic.stream.spurious = ti.tcpi_dsack_dups;
 }
 
-/* Push the stream through, both ends in this thread, for a bounded time. */
 static int run_stream(struct tse_test *t)
 {
 	struct tse_tcp c = { .rx = -1 };
@@ -567,11 +529,7 @@ static int run_stream(struct tse_test *t)
 	return 0;
 }
 
-/*
- * The BPF counters' window holds the kernel counters' (BPF is read first
- * before, and last after, when judged): a packet a kernel counter saw, the
- * BPF counter on its hook saw too.
- */
+/* BPF is read first before and last after: its window holds the kernel counters'. */
 int tse_traffic_run(struct tse_test *t)
 {
 	struct tse_counters *bpf = &t->net.skel->bss->counters;
