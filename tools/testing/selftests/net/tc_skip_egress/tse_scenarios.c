@@ -133,7 +133,7 @@ static void judge_gso_after_ifb(struct tse_test *t)
 	judge_sent_fields(t, TSE_HOOK_HEAD);
 }
 
-static int root_mirror_filter(struct tse_test *t, const char *then)
+static int root_mirror_filter(struct tse_test *t, enum tse_dev to, const char *then)
 {
 	char match[160], gact[48] = "";
 
@@ -142,7 +142,7 @@ static int root_mirror_filter(struct tse_test *t, const char *then)
 		snprintf(gact, sizeof(gact), " action gact pipe index %d", TSE_GACT_INDEX);
 	return tse_tc_queue(t, TSE_NS_SENDER,
 			    "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress mirror dev %s%s%s\n",
-			    tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, TSE_VC),
+			    tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, tse_dev(t, to),
 			    gact, then) ?:
 	       tse_tc_flush(t);
 }
@@ -165,7 +165,7 @@ static int setup_root_qdisc_mirror_then_redirect(struct tse_test *t)
 	snprintf(redirect, sizeof(redirect), " action mirred egress redirect dev %s",
 		 tse_dev(t, TSE_IFB));
 	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ?:
-	       root_qdisc_watched(t) ?: root_mirror_filter(t, redirect);
+	       root_qdisc_watched(t) ?: root_mirror_filter(t, TSE_VC, redirect);
 }
 
 /* The root filter's last run is after ifb (skb_iif ifb, the gate's count 1). */
@@ -188,6 +188,43 @@ static void judge_root_qdisc_mirror_then_redirect(struct tse_test *t)
 	tse_expect_root_class(t, TSE_VA);
 	tse_expect_delivery(t);
 	judge_mirror_then_redirect_fields(t);
+}
+
+/*
+ * The egress hook redirects to ifb, the root filter mirrors to the same
+ * ifb (tcpdump on ifb). Only the packet ifb re-injects reaches the root
+ * qdisc; its mirror makes a copy, which ifb drops (a mirror's copy is not
+ * redirected). The hook took ifb's mark: no skip may reach the mirror.
+ */
+static int setup_root_mirror_to_ifb(struct tse_test *t)
+{
+	return setup_egress_mirred(t) ?:
+	       tse_root_qdisc(t, TSE_VA) ?:
+	       tse_count_at_root(t, TSE_VA, t->net.skel->progs.tse_count_reinject) ?:
+	       root_mirror_filter(t, TSE_IFB, "");
+}
+
+static void judge_root_mirror_to_ifb(struct tse_test *t)
+{
+	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	tse_expect_root_qdisc_once(t);
+	tse_expect_each(t, "entries into ifb per packet, the packet and the root filter's copy (BPF)",
+			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 2,
+			&tse_actions_repeated, &tse_actions_skipped);
+	tse_expect(t, "test packets and copies ifb received (rx_packets)",
+		   (long long)tse_moved(t, TSE_IFB).rx - tse_background(t, TSE_HOOK_IFB),
+		   2 * t->pkts, &tse_actions_repeated, &tse_actions_skipped);
+	tse_expect(t, "copies of the root filter's mirror ifb dropped, fences aside",
+		   (long long)tse_moved(t, TSE_IFB).dropped - t->traffic.fences, t->pkts,
+		   &tse_actions_repeated, &tse_actions_skipped);
+	tse_expect_root_class(t, TSE_VA);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_peer_rx(t, 1);
+	/* ifb's egress saw the copy last: mirred's skb_iif, the gate's count of one entry. */
+	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, t->net.ifindex[TSE_VA], 1,
+			       "ifb's egress");
 }
 
 /* Counters at prio 1 and 99 show how often the list was walked; between them, other ports. */

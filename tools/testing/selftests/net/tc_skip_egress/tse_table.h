@@ -132,6 +132,8 @@ TSE_ROW(root_qdisc_mirror_then_redirect, { .ifb_ns = TSE_NS_SENDER, .monitor = t
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	.setup = setup_root_qdisc_mirror_then_redirect,
 	.judge = judge_root_qdisc_mirror_then_redirect)
+TSE_ROW(root_mirror_to_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	.setup = setup_root_mirror_to_ifb, .judge = judge_root_mirror_to_ifb)
 TSE_ROW(egress_100_filters, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_egress_100_filters, .judge = judge_egress_100_filters)
 TSE_ROW(forward_egress_mirred, ROUTER, TSE_F_MIRRED_U32, TSE_UDP,
