@@ -207,6 +207,11 @@ main()
 	t0=$(vm_now)
 	start_qemu "$image" "$dir"
 	pid=$!
+	# timeout runs in a process group of its own: a signal to ours does
+	# not reach it, and qemu would outlive us. It passes TERM on to qemu.
+	trap 'kill "$pid" 2>/dev/null; exit 130' INT
+	trap 'kill "$pid" 2>/dev/null; exit 143' TERM
+	trap 'kill "$pid" 2>/dev/null; exit 129' HUP
 	# Stream the output while the VM runs, minus the markers.
 	tail -n +1 -s 0.2 -f --pid=$pid "$dir/out" |
 		sed -u '/^VMTEST-BOOTED /d; /^VMTEST-EXIT /d'
