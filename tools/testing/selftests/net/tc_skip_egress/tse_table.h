@@ -108,7 +108,6 @@ TSE_GRID(root_qdisc_mirred_hairpin_bond_forwarded_solo, ROOT, INPUT, ONE, BOND, 
 	 true, false)
 TSE_GRID(root_qdisc_mirred_with_clsact_hairpin_bridge_lower_too_forwarded, ROOT_CLSACT, INPUT,
 	 LOWER, BRIDGE, FORWARDED, false, false)
-TSE_GRID(egress_bpf_redirect_batch_aggregate, CLSACT_BPF, PACKET, ONE, NONE, BATCH, false, true)
 TSE_GRID(egress_mirred_bond_batch_aggregate, CLSACT_MIRRED, PACKET, ONE, BOND, BATCH,
 	 false, true)
 TSE_GRID(egress_bpf_redirect_macvlan_two_ifb_batch_aggregate, CLSACT_BPF, PACKET, TWO, MACVLAN,
@@ -119,6 +118,7 @@ TSE_GRID(root_qdisc_mirred_tunnel_batch_solo_aggregate, ROOT, PACKET, ONE, TUNNE
 	 true, true)
 TSE_GRID(root_qdisc_mirred_with_clsact_bridge_batch_aggregate, ROOT_CLSACT, PACKET, ONE, BRIDGE,
 	 BATCH, false, true)
+TSE_GRID(egress_bpf_redirect_batch_aggregate, CLSACT_BPF, PACKET, ONE, NONE, BATCH, false, true)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,
@@ -132,8 +132,6 @@ TSE_ROW(root_qdisc_mirror_then_redirect, { .ifb_ns = TSE_NS_SENDER, .monitor = t
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	.setup = setup_root_qdisc_mirror_then_redirect,
 	.judge = judge_root_qdisc_mirror_then_redirect)
-TSE_ROW(root_mirror_to_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
-	.setup = setup_root_mirror_to_ifb, .judge = judge_root_mirror_to_ifb)
 TSE_ROW(egress_100_filters, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_egress_100_filters, .judge = judge_egress_100_filters)
 TSE_ROW(forward_egress_mirred, ROUTER, TSE_F_MIRRED_U32, TSE_UDP,
@@ -194,3 +192,5 @@ TSE_ROW(egress_hairpin, ROUTER, TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	.setup = setup_egress_hairpin, .judge = judge_egress_hairpin)
 TSE_ROW(resubmit, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
 	.setup = setup_resubmit, .judge = judge_resubmit)
+TSE_ROW(root_mirror_to_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	.setup = setup_root_mirror_to_ifb, .judge = judge_root_mirror_to_ifb)
