@@ -38,7 +38,7 @@ function md_row(name, c, n,    line, j)
 	return line " |"
 }
 
-function table(src, want,    path, line, f, n, i, j, ncol, col, pos, nrows,
+function table(src, want,    first, path, line, f, n, i, j, ncol, col, pos, nrows,
 	       row, cells, k, base, fam, other, c, d, same, done)
 {
 	path = root "/" src
@@ -49,8 +49,9 @@ function table(src, want,    path, line, f, n, i, j, ncol, col, pos, nrows,
 			continue
 		n = fields(line, f)
 		if (!ncol) {
-			if (f[1] != "test")
-				fail(src ": no header line \"test ...\"")
+			if (f[1] != "test" && f[1] != "rule" && f[1] != "mutant")
+				fail(src ": no header line \"test ...\" (or rule, mutant)")
+			first = f[1]
 			for (i = 2; i <= n; i++)
 				pos[f[i]] = i
 			if (want == "")
@@ -73,7 +74,7 @@ function table(src, want,    path, line, f, n, i, j, ncol, col, pos, nrows,
 	if (!nrows)
 		fail(src " has no rows")
 
-	line = "| test"
+	line = "| " first
 	for (j = 1; j <= ncol; j++)
 		line = line " | " col[j]
 	print line " |"

@@ -170,7 +170,7 @@ report()
 	results > "$OUT/results.txt"
 	{
 		printf "$hdr\n"
-		printf '%-28s  %-44s  %-10s  %s\n' test rule result killed-by
+		printf '%-28s  %-44s  %-10s  %s\n' mutant rule result killed-by
 		awk '{ printf "%-28s  %-44s  %-10s  %s\n", $1, $2, $3, $4 }' "$OUT/results.txt"
 	} > "$VM_DIR/mutate-results.txt"
 	{
@@ -178,7 +178,7 @@ report()
 		awk '
 			{ n[$2]++; r[$2, $3]++; all[$3]++; rules[$2] = 1 }
 			END {
-				printf "%-12s  %-7s  %-6s  %-9s  %-10s  %-8s  %s\n", "test", "mutants",
+				printf "%-12s  %-7s  %-6s  %-9s  %-10s  %-8s  %s\n", "rule", "mutants",
 					"killed", "stillborn", "equivalent", "survived", "not-run"
 				for (k in rules)
 					printf "%-12s  %-7d  %-6d  %-9d  %-10d  %-8d  %d\n", k, n[k],
