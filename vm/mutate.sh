@@ -4,7 +4,8 @@
 # Mutation testing of the code under test (make mutate, docs/mutation.md):
 # write every mutant vm/mutate.py's rules give over vm/mutate.targets,
 # build each on the mutants' line and run the suite on it until a test
-# tells it from the fix.
+# tells it from the fix. The hand-written mutants of vm/mutants/ whose
+# base is the fix are judged the same way, and reported beside them.
 #
 #   vm/mutate.sh [-n COUNT] [--seconds S] [--only PATTERN]
 #   vm/mutate.sh --report
@@ -140,16 +141,31 @@ judge_mutant()
 	echo "survived" > "$OUT/results/$name"
 }
 
-# "NAME RULE RESULT ROW" per mutant: its result (killed, stillborn,
-# equivalent, survived or not-run) and the row that killed it ("-" else).
+# Every mutant's file: the generated ones, then the hand-written mutants
+# of vm/mutants/ whose base is the fix (the others are judged against
+# another column, by make vmtest-mutants).
+mutant_files()
+{
+	local f
+
+	ls "$VM_GEN_MUTANTS"/*.patch
+	for f in "$VM_DIR"/mutants/*.patch; do
+		[ "$(sed -n '1s/^# base: *//p' "$f")" = fix ] && echo "$f"
+	done
+}
+
+# "NAME RULE RESULT ROW" per mutant (RULE hand-written for vm/mutants/):
+# its result (killed, stillborn, equivalent, survived or not-run) and the
+# row that killed it ("-" else).
 results()
 {
 	local f name rule res
 
-	for f in "$VM_GEN_MUTANTS"/*.patch; do
+	for f in $(mutant_files); do
 		name=${f##*/}
 		name=${name%.patch}
 		rule=$(sed -n '2s/.*: rule \([a-z-]*\) at.*/\1/p' "$f")
+		rule=${rule:-hand-written}
 		res=(not-run)
 		[ -f "$OUT/results/$name" ] && read -r -a res < "$OUT/results/$name"
 		if [ "${res[0]}" = survived ] && grep -q "^$name:" "$EQUIVALENT" 2>/dev/null; then
@@ -220,7 +236,7 @@ main()
 	python3 "$VM_DIR/mutate.py" "$OUT/src" "$VM_GEN_MUTANTS" >&2 || die "vm/mutate.py failed"
 	fix_cells | sort > "$OUT/fix.cells"
 	start=$SECONDS
-	for f in "$VM_GEN_MUTANTS"/*.patch; do
+	for f in $(mutant_files); do
 		name=${f##*/}
 		name=${name%.patch}
 		[ -f "$OUT/results/$name" ] && continue
