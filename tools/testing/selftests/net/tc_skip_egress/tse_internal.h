@@ -142,6 +142,7 @@ struct tse_scenario {
 #define TSE_CHOSEN_CLASS	3	/* the class a root filter chooses */
 #define TSE_GACT_INDEX	7	/* the index of the root filter's gact action */
 #define TSE_PEER_GACT_INDEX 8	/* and of the peer's ingress gact (the grid) */
+#define TSE_GONE_INDEX	9	/* a root filter's redirect to a deleted device */
 
 struct tse_devstats {
 	__u64 rx;
@@ -152,6 +153,7 @@ struct tse_devstats {
 	__u64 class_pkts[TSE_CLASSES];	/* root qdisc classes 1:0 to 1:3 */
 	__u64 gact;		/* packets its root filter's gact action counted */
 	__u64 peer_gact;	/* packets the peer's ingress gact counted */
+	__u64 gone;		/* packets the redirect to a deleted device dropped */
 };
 
 struct tse_stream {
@@ -170,6 +172,7 @@ struct tse_net {
 	const char *root_qdisc;		/* "prio" or "htb", when probed */
 	bool root_gact;			/* the root filter also runs a gact action */
 	bool peer_gact;			/* vb's ingress has a u32 + gact filter */
+	bool root_gone;			/* va's root filter redirects to a deleted device */
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];

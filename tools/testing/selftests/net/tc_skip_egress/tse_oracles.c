@@ -41,6 +41,7 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 		.overlimits = a->overlimits - b->overlimits,
 		.gact = a->gact - b->gact,
 		.peer_gact = a->peer_gact - b->peer_gact,
+		.gone = a->gone - b->gone,
 	};
 }
 

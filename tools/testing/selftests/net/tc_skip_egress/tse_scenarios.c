@@ -227,6 +227,50 @@ static void judge_root_mirror_to_ifb(struct tse_test *t)
 			       "ifb's egress");
 }
 
+/*
+ * va's root filter redirects to a device since deleted: mirred then
+ * drops what reaches it (its tcfm_dev is NULL). Only what ifb re-injects
+ * reaches it; skipping the filter's actions would deliver the packet.
+ */
+static int setup_root_redirect_to_gone(struct tse_test *t)
+{
+	int ns = t->net.ns[TSE_NS_SENDER];
+	char match[160], err[256];
+
+	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
+	if (tse_run_batch(ns, "ip", "link add tse_gone type veth peer name tse_gone_peer\n",
+			  err, sizeof(err)))
+		return tse_setup_error(t, "add the veth to delete: %s", err);
+	if (setup_egress_mirred(t) || tse_root_qdisc(t, TSE_VA) ||
+	    tse_count_at_root(t, TSE_VA, t->net.skel->progs.tse_count_reinject) ||
+	    tse_tc_queue(t, TSE_NS_SENDER,
+			 "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress redirect dev tse_gone index %d\n",
+			 tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, TSE_GONE_INDEX) ||
+	    tse_tc_flush(t))
+		return -1;
+	if (tse_run_batch(ns, "ip", "link del tse_gone\n", err, sizeof(err)))
+		return tse_setup_error(t, "delete the redirect's target: %s", err);
+	t->net.root_gone = true;
+	return 0;
+}
+
+static void judge_root_redirect_to_gone(struct tse_test *t)
+{
+	tse_expect_redirected(t);
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	tse_expect_root_qdisc_once(t);
+	tse_expect_ifb_once(t, TSE_IFB);
+	tse_expect(t, "packets the root filter's redirect to a deleted device dropped",
+		   (long long)tse_moved(t, TSE_VA).gone, t->pkts,
+		   &tse_actions_repeated, &tse_actions_skipped);
+	tse_expect(t, "test packets vb received (veth rx_packets)",
+		   (long long)tse_moved(t, TSE_VB).rx, 0,
+		   &tse_actions_skipped, &tse_actions_skipped);
+	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, t->net.ifindex[TSE_VA], 0,
+			       "ifb's egress");
+}
+
 /* Counters at prio 1 and 99 show how often the list was walked; between them, other ports. */
 static int add_no_match_filters(struct tse_test *t)
 {

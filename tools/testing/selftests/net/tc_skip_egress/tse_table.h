@@ -194,3 +194,5 @@ TSE_ROW(resubmit, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
 	.setup = setup_resubmit, .judge = judge_resubmit)
 TSE_ROW(root_mirror_to_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
 	.setup = setup_root_mirror_to_ifb, .judge = judge_root_mirror_to_ifb)
+TSE_ROW(root_redirect_to_gone, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,
+	.setup = setup_root_redirect_to_gone, .judge = judge_root_redirect_to_gone)

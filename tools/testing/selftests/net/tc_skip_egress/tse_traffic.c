@@ -224,6 +224,11 @@ static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 			    &ds[TSE_VB].peer_gact))
 		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
 				       TSE_PEER_GACT_INDEX);
+	if (t->net.root_gone &&
+	    tse_action_pkts(t->net.nl[tse_dev_ns(t, TSE_VA)], "mirred", TSE_GONE_INDEX,
+			    &ds[TSE_VA].gone))
+		return tse_setup_error(t, "read mirred action %d's counters over rtnetlink",
+				       TSE_GONE_INDEX);
 	return 0;
 }
 
@@ -381,6 +386,7 @@ static unsigned int tse_outcomes(struct tse_test *t)
 	if (t->net.ifindex[TSE_IFB_IN])
 		gone += now[TSE_IFB_IN].dropped - t->stats.before[TSE_IFB_IN].dropped;
 	gone += sent_back(t, now, TSE_RA) + sent_back(t, now, TSE_VI);
+	gone += now[TSE_VA].gone - t->stats.before[TSE_VA].gone;
 	if (t->s->copies)
 		return done < copies + gone ? done : copies + gone;
 	return done + gone;
