@@ -188,6 +188,7 @@ struct tse_traffic_state {
 	bool sends[TSE_FLOWS];		/* flows the scenario sends */
 	unsigned int delivered[TSE_FLOWS][TSE_MAX_PKTS];
 	unsigned int fences;		/* fences delivered */
+	int unfreed[TSE_FLOWS];		/* bytes the sender's socket still held (SIOCOUTQ) */
 	int tap_sock;			/* AF_PACKET on va, when the shape taps */
 	unsigned int tapped[TSE_MAX_PKTS];	/* redirected packets it saw leave */
 	struct tse_stream stream;

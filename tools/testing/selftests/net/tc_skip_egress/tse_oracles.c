@@ -70,6 +70,24 @@ static bool failed_per_packet(const struct tse_result *res, const struct tse_che
  * Noise on the hooks would count as test packets and blame the kernel. Judged last: where a
  * per-packet count, which noise cannot move, failed, the kernel keeps the diagnosis.
  */
+/* The TCP stream's socket holds what is not acknowledged yet: only datagrams. */
+void tse_expect_sends_freed(struct tse_test *t)
+{
+	char what[96];
+	int flow;
+
+	if (t->s->traffic == TSE_TCP_STREAM)
+		return;
+	for (flow = 0; flow < TSE_FLOWS; flow++) {
+		if (!t->traffic.sends[flow])
+			continue;
+		snprintf(what, sizeof(what),
+			 "bytes the sender's socket of flow %d still held after the outcomes (SIOCOUTQ)",
+			 flow);
+		tse_expect(t, what, t->traffic.unfreed[flow], 0, &tse_leaked, &tse_leaked);
+	}
+}
+
 void tse_expect_quiet(struct tse_test *t)
 {
 	static const struct tse_meaning noisy = {

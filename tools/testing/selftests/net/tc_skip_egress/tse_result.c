@@ -86,6 +86,10 @@ const struct tse_meaning tse_fields_changed = {
 	"a BPF program read a field of the packet that differs from what the kernel is meant to give it there"
 };
 
+const struct tse_meaning tse_leaked = {
+	"leaked", "the kernel kept sent packets that no device sent and nothing dropped"
+};
+
 const struct tse_meaning tse_kernel_warning = {
 	"kernel-warning", "the kernel logged a warning while the test ran"
 };

@@ -101,6 +101,7 @@ void tse_exercise(struct tse_test *t)
 	if (!tse_traffic_run(t)) {
 		t->s->judge(t);
 		tse_expect_fields_unset(t);
+		tse_expect_sends_freed(t);
 		tse_expect_quiet(t);
 		tse_kernel_log_check(t);
 	}

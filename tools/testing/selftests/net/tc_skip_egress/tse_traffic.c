@@ -14,6 +14,8 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -401,6 +403,33 @@ static void wait_outcomes(struct tse_test *t)
 	receive_for(t, 0, deadline);
 }
 
+/*
+ * A sent datagram charges its socket until the kernel frees it, or a veth
+ * into another namespace orphans it: once every datagram has its outcome,
+ * the socket holds nothing. What it still holds was never freed.
+ */
+static int unfreed(struct tse_test *t)
+{
+	int flow, n, sum = 0;
+
+	for (flow = 0; flow < TSE_FLOWS; flow++) {
+		t->traffic.unfreed[flow] = 0;
+		if (t->traffic.sends[flow] &&
+		    !ioctl(t->traffic.tx_sock[flow], SIOCOUTQ, &n))
+			t->traffic.unfreed[flow] = n;
+		sum += t->traffic.unfreed[flow];
+	}
+	return sum;
+}
+
+static void wait_freed(struct tse_test *t)
+{
+	long long deadline = tse_now_ms() + TSE_WAIT_MS;
+
+	while (unfreed(t) && tse_now_ms() < deadline)
+		receive_for(t, 10, deadline);
+}
+
 /* Sent after the outcomes: a late duplicate arrives before the fence, and is counted. */
 static int wait_fence(struct tse_test *t)
 {
@@ -431,6 +460,7 @@ static int run_datagrams(struct tse_test *t)
 	wait_outcomes(t);
 	if (wait_fence(t))
 		return -1;
+	wait_freed(t);
 	/* The fence went out of va after every test packet, and arrived. */
 	if (t->traffic.tap_sock >= 0)
 		tap_drain(t);
