@@ -174,6 +174,7 @@ struct tse_net {
 	bool peer_gact;			/* vb's ingress has a u32 + gact filter */
 	bool root_gone;			/* va's root filter redirects to a deleted device */
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
+	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];
 };

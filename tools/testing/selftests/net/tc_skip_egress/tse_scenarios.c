@@ -271,6 +271,32 @@ static void judge_root_redirect_to_gone(struct tse_test *t)
 			       "ifb's egress");
 }
 
+/*
+ * egress_drop: va's egress hook drops every test packet (the loop
+ * breaker with no pass allowed returns TC_ACT_SHOT): it must free each,
+ * and nothing reaches the mirred filter behind it, ifb or vb.
+ */
+static void prepare_egress_drop(struct tse_test *t)
+{
+	t->net.breaker = TSE_HOOK_HEAD;
+	t->net.breaker_drops = true;
+}
+
+static void judge_egress_drop(struct tse_test *t)
+{
+	tse_expect_hook(t, "egress classifier runs per packet (BPF)", TSE_HOOK_HEAD,
+			TSE_FLOW_REDIRECTED, 1);
+	tse_expect_clsact(t, TSE_VA, TSE_HOOK_HEAD);
+	tse_expect_each(t, "packets the egress hook dropped (TC_ACT_SHOT)",
+			t->net.skel->bss->counters.looped[TSE_FLOW_REDIRECTED], 1,
+			&tse_reclassified, &tse_skipped);
+	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
+		   &tse_misredirected, &tse_misredirected);
+	tse_expect(t, "packets vb received (veth rx_packets)", (long long)tse_moved(t, TSE_VB).rx,
+		   0, &tse_skipped, &tse_skipped);
+	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
+}
+
 /* Counters at prio 1 and 99 show how often the list was walked; between them, other ports. */
 static int add_no_match_filters(struct tse_test *t)
 {

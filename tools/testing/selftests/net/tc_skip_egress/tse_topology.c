@@ -421,7 +421,7 @@ static int load_bpf(struct tse_test *t)
 	if (!t->net.skel)
 		return tse_setup_error(t, "open BPF skeleton: %s", strerror(errno));
 	cfg = &t->net.skel->rodata->cfg;
-	cfg->loop_limit = TSE_LOOP_LIMIT;
+	cfg->loop_limit = t->net.breaker_drops ? 0 : TSE_LOOP_LIMIT;
 	cfg->breaker = t->net.breaker;
 	cfg->redirect_both = t->s->shape.aggregate;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
