@@ -1193,7 +1193,7 @@ static struct tse_rule iif_rule(struct tse_test *t, const struct field_hook *h,
 {
 	const struct tse_point *p = &t->s->point;
 
-	/* Received here, or below a tunnel (which scrubs it): the point's redirect does not show. */
+	/* Received here, or below a tunnel (which scrubs it): the redirect does not show. */
 	if (h->hook == TSE_HOOK_PEER || h->hook == TSE_HOOK_MIRROR)
 		return (struct tse_rule){ t->net.ifindex[h->dev], received };
 	if (h->hook == TSE_HOOK_LOWER && p->upper == TSE_UPPER_TUNNEL)

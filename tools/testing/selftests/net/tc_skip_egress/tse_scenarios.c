@@ -209,7 +209,7 @@ static void judge_root_mirror_to_ifb(struct tse_test *t)
 	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
 	tse_expect_root_qdisc_once(t);
-	tse_expect_each(t, "entries into ifb per packet, the packet and the root filter's copy (BPF)",
+	tse_expect_each(t, "entries into ifb per packet: the packet, the root filter's copy (BPF)",
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 2,
 			&tse_actions_repeated, &tse_actions_skipped);
 	tse_expect(t, "test packets and copies ifb received (rx_packets)",
