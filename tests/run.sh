@@ -439,13 +439,22 @@ t_stress()
 	grep -qE '^(not )?ok - ' "$OUT/stress" || fail "stress: no result at all"
 }
 
+# Where make check spends its time, in its own log: seconds since it
+# started at each phase's start (docs/checkers.md keeps the figures).
+phase()
+{
+	echo "# phase at ${SECONDS} s: $*"
+}
+
 main()
 {
+	phase "host part"
 	t_builds
 	[ -x "$SUITE" ] || { summary; exit 1; }
 	t_library_layered
 	t_grid_pairs
 	vm_prebuild
+	phase "the suite on the host"
 	run_suite
 	cat "$OUT/verdicts" | sed 's/^/# /'
 	t_lists_every_test
@@ -455,27 +464,40 @@ main()
 	t_skips_say_why
 	t_bounded
 	t_cleans_up
+	phase "test_progs on the host"
 	t_test_progs_agrees
 	t_series_applies
-	# The checks above, fed broken input, must fail (tests/selftest.sh).
-	selftests
-	. "$TOP/tests/docs-check.sh"
-	[ "${CHECK_STRESS:-1}" != 0 ] && t_stress
+	[ "${CHECK_STRESS:-1}" != 0 ] && phase "stress" && t_stress
+	# The rest of the host part times nothing: the first line's matrices
+	# start beside it (their guests' clocks stretch under load, docs/vm.md).
 	if [ "${CHECK_VM:-1}" != 0 ]; then
 		# Its first line's builds are what the VM steps wait for; once
 		# done (cached images: before the host part ends), it stays below.
 		grep -q '^prebuild: first line' "$OUT/prebuild" 2>/dev/null || vm_prebuild_unnice
+		phase "first line's matrices, beside the self-tests"
 		VM_JOBS=1 bg_start vmtp t_vm_test_progs_matrix
-		VM_JOBS=1 t_vm_matrix
+		VM_JOBS=1 bg_start vm t_vm_matrix
+	fi
+	# The checks above, fed broken input, must fail (tests/selftest.sh).
+	phase "self-tests"
+	selftests
+	phase "docs check"
+	. "$TOP/tests/docs-check.sh"
+	if [ "${CHECK_VM:-1}" != 0 ]; then
+		phase "waiting for the first line's matrices"
+		bg_join vm
 		bg_join vmtp
+		phase "bench-check and series-check"
 		[ "${CHECK_BENCH:-1}" != 0 ] && bg_start bench t_bench_check
 		[ "${CHECK_SERIES:-1}" != 0 ] && t_series_check
 		[ "${CHECK_BENCH:-1}" != 0 ] && bg_join bench
+		phase "waiting for the prebuild"
 		vm_prebuild_unnice
 		vm_prebuild_wait
-		[ "${CHECK_LTS:-0}" != 0 ] && t_vm_lts
+		[ "${CHECK_LTS:-0}" != 0 ] && phase "stable lines" && t_vm_lts
 	fi
-	[ "${CHECK_LTS:-0}" != 0 ] && t_stable_trees
+	[ "${CHECK_LTS:-0}" != 0 ] && phase "stable trees" && t_stable_trees
+	phase "end"
 	summary
 }
 
