@@ -149,6 +149,7 @@ struct tse_devstats {
 	__u64 tx;
 	__u64 dropped;		/* rx_dropped + tx_dropped */
 	__u64 clsact;		/* packets its clsact qdisc counted */
+	__u64 clsact_drops;	/* packets its clsact qdisc dropped (TC_ACT_SHOT) */
 	__u64 overlimits;	/* its root qdisc's overlimits */
 	__u64 class_pkts[TSE_CLASSES];	/* root qdisc classes 1:0 to 1:3 */
 	__u64 gact;		/* packets its root filter's gact action counted */
@@ -173,6 +174,7 @@ struct tse_net {
 	bool root_gact;			/* the root filter also runs a gact action */
 	bool peer_gact;			/* vb's ingress has a u32 + gact filter */
 	bool root_gone;			/* va's root filter redirects to a deleted device */
+	bool hook_drops;		/* va's egress hook drops what it redirects */
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
 	struct test_tc_redirect_ifb *skel;

@@ -63,12 +63,12 @@ static void parse_link(struct nlmsghdr *nh, struct tse_devstats *ds)
 	ds->dropped = st.rx_dropped + st.tx_dropped;
 }
 
-/* The clsact qdisc's packets, or the root qdisc's overlimits. */
+/* The clsact qdisc's packets and drops, or the root qdisc's overlimits. */
 static void parse_qdisc(struct nlmsghdr *nh, struct tse_devstats *ds)
 {
 	struct tcmsg *tcm = NLMSG_DATA(nh);
 	int len = nh->nlmsg_len - NLMSG_LENGTH(sizeof(*tcm));
-	struct rtattr *kind, *stats, *attr;
+	struct rtattr *kind, *stats, *basic, *queue;
 	struct gnet_stats_basic gb;
 	struct gnet_stats_queue gq;
 	bool clsact;
@@ -80,15 +80,16 @@ static void parse_qdisc(struct nlmsghdr *nh, struct tse_devstats *ds)
 	clsact = !strcmp(RTA_DATA(kind), "clsact");
 	if (!clsact && tcm->tcm_parent != TC_H_ROOT)
 		return;
-	attr = rta_find(RTA_DATA(stats), RTA_PAYLOAD(stats),
-			clsact ? TCA_STATS_BASIC : TCA_STATS_QUEUE);
-	if (!attr)
+	basic = rta_find(RTA_DATA(stats), RTA_PAYLOAD(stats), TCA_STATS_BASIC);
+	queue = rta_find(RTA_DATA(stats), RTA_PAYLOAD(stats), TCA_STATS_QUEUE);
+	if (!basic || !queue)
 		return;
+	memcpy(&gb, RTA_DATA(basic), sizeof(gb));
+	memcpy(&gq, RTA_DATA(queue), sizeof(gq));
 	if (clsact) {
-		memcpy(&gb, RTA_DATA(attr), sizeof(gb));
 		ds->clsact = gb.packets;
+		ds->clsact_drops = gq.drops;
 	} else {
-		memcpy(&gq, RTA_DATA(attr), sizeof(gq));
 		ds->overlimits = gq.overlimits;
 	}
 }

@@ -38,6 +38,7 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 		.tx = a->tx - b->tx,
 		.dropped = a->dropped - b->dropped,
 		.clsact = a->clsact - b->clsact,
+		.clsact_drops = a->clsact_drops - b->clsact_drops,
 		.overlimits = a->overlimits - b->overlimits,
 		.gact = a->gact - b->gact,
 		.peer_gact = a->peer_gact - b->peer_gact,

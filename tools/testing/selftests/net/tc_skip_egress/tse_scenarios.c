@@ -271,6 +271,12 @@ static void judge_root_redirect_to_gone(struct tse_test *t)
 			       "ifb's egress");
 }
 
+/* A hook that drops a packet counts it (TC_ACT_SHOT); a steal is not a drop. */
+static const struct tse_meaning drop_uncounted = {
+	"drop-uncounted",
+	"the egress hook lost packets its qdisc did not count as dropped: what it could not send was not returned as TC_ACT_SHOT"
+};
+
 /*
  * egress_drop: va's egress hook drops every test packet (the loop
  * breaker with no pass allowed returns TC_ACT_SHOT): it must free each,
@@ -290,10 +296,44 @@ static void judge_egress_drop(struct tse_test *t)
 	tse_expect_each(t, "packets the egress hook dropped (TC_ACT_SHOT)",
 			t->net.skel->bss->counters.looped[TSE_FLOW_REDIRECTED], 1,
 			&tse_reclassified, &tse_skipped);
+	tse_expect(t, "test packets va's clsact qdisc dropped",
+		   (long long)tse_moved(t, TSE_VA).clsact_drops, t->pkts,
+		   &drop_uncounted, &drop_uncounted);
 	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
 		   &tse_misredirected, &tse_misredirected);
 	tse_expect(t, "packets vb received (veth rx_packets)", (long long)tse_moved(t, TSE_VB).rx,
 		   0, &tse_skipped, &tse_skipped);
+	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
+}
+
+/*
+ * egress_redirect_to_down_ifb: va's egress filter redirects to an ifb
+ * that is down. mirred cannot send the packet, and says so: the hook
+ * drops it (TC_ACT_SHOT), and its qdisc counts the drop.
+ */
+static int setup_egress_redirect_to_down_ifb(struct tse_test *t)
+{
+	char cmd[64], err[256];
+
+	if (setup_egress_mirred(t) || tse_tc_flush(t))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "link set dev %s down\n", tse_dev(t, TSE_IFB));
+	if (tse_run_batch(t->net.ns[tse_dev_ns(t, TSE_IFB)], "ip", cmd, err, sizeof(err)))
+		return tse_setup_error(t, "set ifb down: %s", err);
+	t->net.hook_drops = true;
+	return 0;
+}
+
+static void judge_egress_redirect_to_down_ifb(struct tse_test *t)
+{
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	tse_expect(t, "test packets va's clsact qdisc dropped",
+		   (long long)tse_moved(t, TSE_VA).clsact_drops, t->pkts,
+		   &drop_uncounted, &drop_uncounted);
+	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
+		   &tse_misredirected, &tse_misredirected);
+	tse_expect(t, "test packets vb received (veth rx_packets)",
+		   (long long)tse_moved(t, TSE_VB).rx, 0, &tse_skipped, &tse_skipped);
 	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
 }
 

@@ -389,6 +389,8 @@ static unsigned int tse_outcomes(struct tse_test *t)
 		gone += now[TSE_IFB_IN].dropped - t->stats.before[TSE_IFB_IN].dropped;
 	gone += sent_back(t, now, TSE_RA) + sent_back(t, now, TSE_VI);
 	gone += now[TSE_VA].gone - t->stats.before[TSE_VA].gone;
+	if (t->net.hook_drops)
+		gone += now[TSE_VA].clsact_drops - t->stats.before[TSE_VA].clsact_drops;
 	if (t->s->copies)
 		return done < copies + gone ? done : copies + gone;
 	return done + gone;
