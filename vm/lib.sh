@@ -23,6 +23,7 @@ VM_LOCK=${VM_LOCK:-$VM_BUILD/src.lock}
 VM_ARCH=x86_64
 VM_CCACHE_DIR=${VM_CCACHE_DIR:-/var/cache/tc-skip-egress/ccache}
 VM_IMAGE_CACHE=${VM_IMAGE_CACHE-/var/cache/tc-skip-egress/images}
+VM_GIT_CACHE=${VM_GIT_CACHE-/var/cache/tc-skip-egress/git}
 
 . "$VM_ROOT/scripts/lib.sh"
 
@@ -183,6 +184,10 @@ vm_src_init()
 	mkdir -p "$VM_BUILD"
 	rm -rf "$src.tmp"
 	cp -a "$KDIR" "$src.tmp" || return 1
+	if vm_git_from_cache "$key" "$src.tmp"; then
+		mv "$src.tmp" "$src"
+		return
+	fi
 	# Debian's tree ignores its own top level, hence add -f.
 	git -C "$src.tmp" init -q &&
 	git -C "$src.tmp" config gc.auto 0 &&
@@ -191,7 +196,43 @@ vm_src_init()
 		commit -q -m "pristine $(make -s -C "$KDIR" kernelversion)" &&
 	git -C "$src.tmp" tag vm-base &&
 	echo "$key" > "$src.tmp/.git/vm-tree-key" &&
+	vm_git_to_cache "$key" "$src.tmp" &&
 	mv "$src.tmp" "$src"
+}
+
+# The git copy of a tree is the same in every clone: git add compresses
+# its 80,000 files, minutes on 2 cores. The first clone keeps its .git in
+# VM_GIT_CACHE (empty turns it off), keyed by the tree's files as images
+# are; later copies link to it (cp -al: git replaces the files it writes,
+# and never rewrites one) and only hash their working files again. The
+# key leaves out tools/testing, where make suite puts the suite into KDIR:
+# no kernel is built from it, and series-check takes those files clean
+# from the tarball (series-base).
+vm_git_from_cache()
+{
+	local git=$VM_GIT_CACHE/$1.git
+
+	[ -n "$VM_GIT_CACHE" ] && [ -f "$git/vm-tree-key" ] || return 1
+	if cp -al "$git" "$2/.git" 2>/dev/null &&
+	   { git -C "$2" update-index -q --refresh >/dev/null
+	     git -C "$2" diff --quiet -- . ':(exclude)tools/testing'; }; then
+		log "git copy taken from $git"
+		return 0
+	fi
+	rm -rf "$2/.git"
+	return 1
+}
+
+# Only where links can be made: a copy would be read half written.
+vm_git_to_cache()
+{
+	local git=$VM_GIT_CACHE/$1.git tmp
+
+	[ -n "$VM_GIT_CACHE" ] && [ ! -e "$git" ] || return 0
+	mkdir -p "$VM_GIT_CACHE" && tmp=$(mktemp -d "$VM_GIT_CACHE/.tmp.XXXXXX") || return 0
+	cp -al "$2/.git" "$tmp/git" 2>/dev/null && mv -T "$tmp/git" "$git" 2>/dev/null
+	rm -rf "$tmp"
+	return 0
 }
 
 # What identifies the tree at KDIR in an image's key: each file's path,
