@@ -307,21 +307,28 @@ static void judge_egress_drop(struct tse_test *t)
 }
 
 /*
- * egress_redirect_to_down_ifb: va's egress filter redirects to an ifb
- * that is down. mirred cannot send the packet, and says so: the hook
- * drops it (TC_ACT_SHOT), and its qdisc counts the drop.
+ * va's egress filter redirects or mirrors (@verb) to an ifb that is down.
+ * mirred cannot send to it: a redirect says so (TC_ACT_SHOT), and the
+ * hook's qdisc counts the drop; a mirror's packet goes its way.
  */
-static int setup_egress_redirect_to_down_ifb(struct tse_test *t)
+static int mirred_to_down_ifb(struct tse_test *t, const char *verb)
 {
 	char cmd[64], err[256];
 
-	if (setup_egress_mirred(t) || tse_tc_flush(t))
+	if (tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ||
+	    tse_mirred_filter_queue(t, TSE_VA, "egress", 2, UDP, TSE_PORT, verb, TSE_IFB) ||
+	    tse_tc_flush(t))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "link set dev %s down\n", tse_dev(t, TSE_IFB));
 	if (tse_run_batch(t->net.ns[tse_dev_ns(t, TSE_IFB)], "ip", cmd, err, sizeof(err)))
 		return tse_setup_error(t, "set ifb down: %s", err);
 	t->net.hook_drops = true;
 	return 0;
+}
+
+static int setup_egress_redirect_to_down_ifb(struct tse_test *t)
+{
+	return mirred_to_down_ifb(t, "redirect");
 }
 
 static void judge_egress_redirect_to_down_ifb(struct tse_test *t)
@@ -334,6 +341,29 @@ static void judge_egress_redirect_to_down_ifb(struct tse_test *t)
 		   &tse_misredirected, &tse_misredirected);
 	tse_expect(t, "test packets vb received (veth rx_packets)",
 		   (long long)tse_moved(t, TSE_VB).rx, 0, &tse_skipped, &tse_skipped);
+	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
+}
+
+static int setup_egress_mirror_to_down_ifb(struct tse_test *t)
+{
+	return mirred_to_down_ifb(t, "mirror");
+}
+
+static const struct tse_meaning mirror_dropped_packet = {
+	"not-delivered",
+	"a mirror that could not send its copy dropped the packet itself: only a redirect that cannot send is TC_ACT_SHOT"
+};
+
+static void judge_egress_mirror_to_down_ifb(struct tse_test *t)
+{
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	tse_expect(t, "test packets va's clsact qdisc dropped",
+		   (long long)tse_moved(t, TSE_VA).clsact_drops, 0,
+		   &mirror_dropped_packet, &mirror_dropped_packet);
+	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
+		   &tse_misredirected, &tse_misredirected);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+	tse_expect_peer_rx(t, 1);
 	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
 }
 
