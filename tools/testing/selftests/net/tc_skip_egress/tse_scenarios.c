@@ -16,12 +16,19 @@
 #define UDP	17
 #define TCP	6
 
+static int head_and_mirred_verb(struct tse_test *t, enum tse_dev dev, bool egress,
+				enum tse_dev ifb, const char *verb)
+{
+	return tse_count_at(t, dev, egress, t->net.skel->progs.tse_count_head, 1) ?:
+	       tse_mirred_filter_queue(t, dev, egress ? "egress" : "ingress", 2, UDP,
+				       TSE_PORT, verb, ifb) ?:
+	       tse_tc_flush(t);
+}
+
 static int head_and_mirred(struct tse_test *t, enum tse_dev dev, bool egress,
 			   enum tse_dev ifb)
 {
-	return tse_count_at(t, dev, egress, t->net.skel->progs.tse_count_head, 1) ?:
-	       tse_mirred_filter(t, dev, egress ? "egress" : "ingress", 2, UDP,
-				 TSE_PORT, ifb);
+	return head_and_mirred_verb(t, dev, egress, ifb, "redirect");
 }
 
 static void judge_once(struct tse_test *t, enum tse_dev dev,
@@ -315,9 +322,7 @@ static int mirred_to_down_ifb(struct tse_test *t, const char *verb)
 {
 	char cmd[64], err[256];
 
-	if (tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_count_head, 1) ||
-	    tse_mirred_filter_queue(t, TSE_VA, "egress", 2, UDP, TSE_PORT, verb, TSE_IFB) ||
-	    tse_tc_flush(t))
+	if (head_and_mirred_verb(t, TSE_VA, true, TSE_IFB, verb))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "link set dev %s down\n", tse_dev(t, TSE_IFB));
 	if (tse_run_batch(t->net.ns[tse_dev_ns(t, TSE_IFB)], "ip", cmd, err, sizeof(err)))
