@@ -373,6 +373,20 @@ st_vmtest_judge()
 	grep -q "$i / kselftest" "$ST/out" ||
 		fail "self-test: vmtest-distro -t does not name the row not reported: $(cat "$ST/out")"
 	export -n FAKE_TAP FAKE_RC
+	printf 'test stock fix\n%s %s pass\n%s pass pass\n' $e $r $i >"$ST/vm/expected"
+	fake_column fix missing $e pass $i pass
+	expect fail "vmtest, a stock kernel that did not boot" in_vmtest unbooted_judged
+	grep -q '^DIFF stock: 2 rows gave no verdict (fail:boot)$' "$ST/out" &&
+		grep -q '^  stock: vm: boot failed' "$ST/out" && ! grep -q ' / stock: ' "$ST/out" ||
+		fail "self-test: a column that did not boot is not one line and its reason: $(cat "$ST/out")"
+}
+
+# The column stock, whose kernel did not boot (run-vm.sh's 255), judged
+# beside fix.
+unbooted_judged()
+{
+	vm_boot() { echo "vm: boot failed (qemu exit 0), console: c.log" >&2; return 255; }
+	run_column stock image 0 && judge_columns stock fix
 }
 
 # A stand-in for test_progs in a scratch BUILD: writes $ST/tp/NAME.json as
@@ -778,6 +792,9 @@ fake_vm()
 		shift
 	done
 	cat "$ST/fv/console" >"\${serial[0]}" 2>/dev/null || : >"\${serial[0]}"
+	# The first \$(cat noboots) boots end before init: no markers.
+	n=\$(cat "$ST/fv/noboots" 2>/dev/null || echo 0)
+	[ "\$n" -gt 0 ] && { echo \$((n - 1)) >"$ST/fv/noboots"; exit 0; }
 	cat "$ST/fv/guest" >>"\${serial[1]}"
 	EOF
 	stand_in "$ST/fv/bin/make" <<-'EOF'
@@ -923,6 +940,36 @@ st_run_vm_banner()
 	expect pass "run-vm, an image with no setup header is not judged by its banner" \
 		run_vm_says 0 "Linux version 6.1.158 $cc #1" "$ST/fv/plain"
 	rm -f "$ST/fv/console"
+}
+
+# boots_say WANT N [VAR=VALUE]...: run-vm.sh, whose first N boots end
+# before the command starts, exits WANT.
+boots_say()
+{
+	local want=$1 rc
+
+	echo "$2" >"$ST/fv/noboots"
+	shift 2
+	in_fake_vm env "$@" "$TOP/vm/run-vm.sh" -l "$ST/fv/console.log" \
+		"$ST/fv/plain" -- true 2>"$ST/fv/err"
+	rc=$?
+	rm -f "$ST/fv/noboots"
+	echo "run-vm.sh exited $rc, expected $want: $(paste -sd' ' "$ST/fv/err")"
+	[ "$rc" = "$want" ]
+}
+
+# A boot that ended before the command started ran no test: run-vm.sh
+# boots once more, and a kernel that never boots still fails (255).
+st_run_vm_boot_again()
+{
+	fake_vm
+	guest 0 ok
+	echo fake >"$ST/fv/plain"
+	cases boots_say <<-EOF
+	pass|run-vm, the first boot ends early, the second runs the command: its exit (0)|0|1
+	pass|run-vm, a kernel that never boots: boot failed (255)|255|2
+	pass|run-vm, VM_BOOT_TRIES=1 and a boot that ends early: boot failed (255)|255|1|VM_BOOT_TRIES=1
+	EOF
 }
 
 # The cover letter's matrix (vm/series.sh's matrix) is the expected one:
@@ -2102,7 +2149,7 @@ selftests()
 		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
 		  kernel_compare bisect_observe record header_adds layers image_cache \
-		  run_vm_banner mainline_check grid_pairs; do
+		  run_vm_banner run_vm_boot_again mainline_check grid_pairs; do
 		"st_$g"
 	done
 	selftests_cleanup

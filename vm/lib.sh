@@ -478,6 +478,13 @@ vm_run_cells()
 	return $rc
 }
 
+# run-vm.sh's own lines of a run (DIR/NAME.err), one a line under the
+# column's name: what a reader of a cut run needs (boot, qemu, console).
+vm_run_said()
+{
+	sed -n "s/^vm: /  $2: vm: /p" "$1/$2.err" 2>/dev/null
+}
+
 # run-vm.sh's own lines of a run (DIR/NAME.err), joined: boot and run times.
 vm_run_times()
 {

@@ -82,6 +82,7 @@ judge_line()
 		why=$(cat "$RESULTS/$front.whole" 2>/dev/null)
 		[ -n "$why" ] || continue
 		echo "DIFF $front: its run is not whole: $why"
+		vm_run_said "$RESULTS" "$front"
 		cut=1
 	done
 	[ $rc -eq 0 ] && [ $cut = 0 ] && log "$DISTRO_LINE: verdicts equal the stock column"

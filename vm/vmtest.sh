@@ -228,7 +228,8 @@ mutant_report()
 }
 
 # The columns of "$@" whose run was not whole (NAME.whole, run_column):
-# a difference for a kernel, a broken mutant for a mutant.
+# a difference for a kernel, a broken mutant for a mutant, each followed
+# by what run-vm.sh said of the run (boot, qemu's exit, console lines).
 cut_runs()
 {
 	local name why
@@ -241,7 +242,27 @@ cut_runs()
 		else
 			echo "DIFF $name: its run is not whole: $why"
 		fi
+		vm_run_said "$RESULTS" "$name"
 	done
+}
+
+# The differences ($1) with each cut column's rows that gave no verdict
+# (their cell is the column's fill: fail:boot, say) in one line: the
+# reason the run was cut, not 200 rows, is what the reader needs.
+fold_cut_rows()
+{
+	local diffs=$1 name fill n
+
+	shift
+	for name in "$@"; do
+		[ -s "$RESULTS/$name.whole" ] || continue
+		fill=$(cat "$RESULTS/$name.fill")
+		n=$(grep -c " / $name: expected .*, got $fill\$" <<< "$diffs")
+		[ "$n" -gt 0 ] || continue
+		diffs=$(grep -v " / $name: expected .*, got $fill\$" <<< "$diffs"
+			echo "DIFF $name: $n rows gave no verdict ($fill)")
+	done
+	printf '%s\n' "$diffs"
 }
 
 # The verdict on a run: the matrix ($1) against the expected one, each
@@ -255,7 +276,7 @@ judge()
 	shift
 	diffs=$(compare "$matrix" "$@"; echo "rc $?"; cut_runs "$@"; mutant_report "$@")
 	rc=$(sed -n 's/^rc //p' <<< "$diffs")
-	diffs=$(grep -v '^rc ' <<< "$diffs")
+	diffs=$(fold_cut_rows "$(grep -v '^rc ' <<< "$diffs")" "$@")
 	[ -n "$diffs" ] && echo "$diffs"
 	[ "$rc" = 0 ] && ! grep -qE '^(DIFF|SURVIVED|BROKEN)' <<< "$diffs"
 }
