@@ -35,8 +35,10 @@ OUT=${MUTATE_DIR:-$VM_ROOT/build/mutate}
 # verdict fail (a crash), where a guest ran on after a refcount warning,
 # hung, and met the runner's timeout, 900 s (tcf_mirred_to_dev-cond-false-2,
 # 2026-12-06). The fix logs no warning in any test (the suite fails one,
-# kernel-warning), so a warning is a mutant's.
-export VM_APPEND="${VM_APPEND:+$VM_APPEND }panic_on_oops=1 panic_on_warn=1"
+# kernel-warning), so a warning is a mutant's. The boot parameter is
+# oops=panic: panic_on_oops is a sysctl, and a 6.12 guest booted with
+# panic_on_oops=1 ("unknown parameter") hung after a use after free's oops.
+export VM_APPEND="${VM_APPEND:+$VM_APPEND }oops=panic panic_on_warn=1"
 export VM_GEN_MUTANTS=$OUT/mutants
 EQUIVALENT=$VM_DIR/mutants-equivalent.txt
 # The first batches' sizes; the last batch is every other row.

@@ -917,7 +917,7 @@ static void observe_root(struct tse_test *t)
 	observe(t, OBS_MIRROR, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
 	if (t->net.root_gact)
 		observe(t, OBS_ROOT_GACT, NULL,
-			(long long)tse_moved(t, TSE_VA).gact -
+			(long long)tse_moved(t, TSE_VA).gact.pkts -
 			(root_redirects(&t->s->point) ? 0 : fences_past_site(t)));
 }
 
@@ -926,7 +926,7 @@ static void observe_peer(struct tse_test *t)
 	observe(t, OBS_PEER, tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0);
 	if (t->net.peer_gact)
 		observe(t, OBS_PEER_GACT, NULL,
-			(long long)tse_moved(t, TSE_VB).peer_gact - fences_past_site(t));
+			(long long)tse_moved(t, TSE_VB).peer_gact.pkts - fences_past_site(t));
 	observe(t, OBS_TAP, t->traffic.tapped, 0);
 }
 

@@ -143,6 +143,12 @@ struct tse_scenario {
 #define TSE_GACT_INDEX	7	/* the index of the root filter's gact action */
 #define TSE_PEER_GACT_INDEX 8	/* and of the peer's ingress gact (the grid) */
 #define TSE_GONE_INDEX	9	/* a root filter's redirect to a deleted device */
+#define TSE_MIRRED_INDEX 10	/* the egress hook's mirred, where a scenario reads it */
+
+struct tse_actstats {
+	__u64 pkts;		/* packets the action ran on */
+	__u64 overlimits;	/* of them, mirred's: those it could not send */
+};
 
 struct tse_devstats {
 	__u64 rx;
@@ -152,9 +158,10 @@ struct tse_devstats {
 	__u64 clsact_drops;	/* packets its clsact qdisc dropped (TC_ACT_SHOT) */
 	__u64 overlimits;	/* its root qdisc's overlimits */
 	__u64 class_pkts[TSE_CLASSES];	/* root qdisc classes 1:0 to 1:3 */
-	__u64 gact;		/* packets its root filter's gact action counted */
-	__u64 peer_gact;	/* packets the peer's ingress gact counted */
-	__u64 gone;		/* packets the redirect to a deleted device dropped */
+	struct tse_actstats gact;	/* its root filter's gact action */
+	struct tse_actstats peer_gact;	/* the peer's ingress gact */
+	struct tse_actstats gone;	/* the redirect to a deleted device: it drops all */
+	struct tse_actstats mirred;	/* its egress hook's mirred (TSE_MIRRED_INDEX) */
 };
 
 struct tse_stream {
@@ -175,6 +182,7 @@ struct tse_net {
 	bool peer_gact;			/* vb's ingress has a u32 + gact filter */
 	bool root_gone;			/* va's root filter redirects to a deleted device */
 	bool hook_drops;		/* va's egress hook drops what it redirects */
+	bool mirred_read;		/* va's egress mirred has TSE_MIRRED_INDEX */
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
 	struct test_tc_redirect_ifb *skel;

@@ -145,18 +145,24 @@ static int nl_query(int fd, int type, int flags, int ifindex,
 	}
 }
 
-static int parse_action(struct nlmsghdr *nh, __u64 *pkts)
+/* An action's packets, and its overlimits: what mirred could not send. */
+static int parse_action(struct nlmsghdr *nh, struct tse_actstats *as)
 {
 	struct rtattr *rta = rta_find(TA_RTA(NLMSG_DATA(nh)), TA_PAYLOAD(nh), TCA_ACT_TAB);
+	struct rtattr *basic, *queue;
+	struct gnet_stats_queue gq;
 	struct gnet_stats_basic gb;
 
 	rta = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), 1) : NULL;
 	rta = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), TCA_ACT_STATS) : NULL;
-	rta = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), TCA_STATS_BASIC) : NULL;
-	if (!rta)
+	basic = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), TCA_STATS_BASIC) : NULL;
+	queue = rta ? rta_find(RTA_DATA(rta), RTA_PAYLOAD(rta), TCA_STATS_QUEUE) : NULL;
+	if (!basic || !queue)
 		return -1;
-	memcpy(&gb, RTA_DATA(rta), sizeof(gb));
-	*pkts = gb.packets;
+	memcpy(&gb, RTA_DATA(basic), sizeof(gb));
+	memcpy(&gq, RTA_DATA(queue), sizeof(gq));
+	as->pkts = gb.packets;
+	as->overlimits = gq.overlimits;
 	return 0;
 }
 
@@ -179,7 +185,7 @@ static void rta_end(struct nlmsghdr *nh, struct rtattr *nest)
 	nest->rta_len = (char *)nh + nh->nlmsg_len - (char *)nest;
 }
 
-int tse_action_pkts(int fd, const char *kind, __u32 index, __u64 *pkts)
+int tse_action_read(int fd, const char *kind, __u32 index, struct tse_actstats *as)
 {
 	union {
 		struct nlmsghdr nh;
@@ -206,7 +212,7 @@ int tse_action_pkts(int fd, const char *kind, __u32 index, __u64 *pkts)
 	if (len <= 0 || !NLMSG_OK((struct nlmsghdr *)buf, len) ||
 	    ((struct nlmsghdr *)buf)->nlmsg_type != RTM_GETACTION)
 		return -1;
-	return parse_action((struct nlmsghdr *)buf, pkts);
+	return parse_action((struct nlmsghdr *)buf, as);
 }
 
 int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds)

@@ -7,7 +7,7 @@
 #pragma GCC visibility push(hidden)
 
 int tse_devstats_read(int fd, int ifindex, struct tse_devstats *ds);
-int tse_action_pkts(int fd, const char *kind, __u32 index, __u64 *pkts);
+int tse_action_read(int fd, const char *kind, __u32 index, struct tse_actstats *as);
 int tse_brport_state(int fd, int ifindex);
 
 #pragma GCC visibility pop

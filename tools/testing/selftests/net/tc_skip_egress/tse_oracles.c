@@ -29,6 +29,15 @@ const unsigned int *tse_bpf_row(struct tse_test *t, enum tse_hook hook,
 	return bpf_counters(t)->seen[hook][flow];
 }
 
+static struct tse_actstats actstats_moved(const struct tse_actstats *a,
+					  const struct tse_actstats *b)
+{
+	return (struct tse_actstats){
+		.pkts = a->pkts - b->pkts,
+		.overlimits = a->overlimits - b->overlimits,
+	};
+}
+
 struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 {
 	const struct tse_devstats *a = &t->stats.after[dev], *b = &t->stats.before[dev];
@@ -40,9 +49,10 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 		.clsact = a->clsact - b->clsact,
 		.clsact_drops = a->clsact_drops - b->clsact_drops,
 		.overlimits = a->overlimits - b->overlimits,
-		.gact = a->gact - b->gact,
-		.peer_gact = a->peer_gact - b->peer_gact,
-		.gone = a->gone - b->gone,
+		.gact = actstats_moved(&a->gact, &b->gact),
+		.peer_gact = actstats_moved(&a->peer_gact, &b->peer_gact),
+		.gone = actstats_moved(&a->gone, &b->gone),
+		.mirred = actstats_moved(&a->mirred, &b->mirred),
 	};
 }
 
@@ -249,7 +259,7 @@ void tse_expect_root_actions(struct tse_test *t)
 		   &tse_actions_repeated, &tse_actions_skipped);
 	if (t->net.root_gact)
 		tse_expect(t, "packets the root filter's gact action counted, fences aside",
-			   (long long)tse_moved(t, TSE_VA).gact - t->traffic.fences, t->pkts,
+			   (long long)tse_moved(t, TSE_VA).gact.pkts - t->traffic.fences, t->pkts,
 			   &tse_actions_repeated, &tse_actions_skipped);
 }
 

@@ -268,7 +268,7 @@ static void judge_root_redirect_to_gone(struct tse_test *t)
 	tse_expect_root_qdisc_once(t);
 	tse_expect_ifb_once(t, TSE_IFB);
 	tse_expect(t, "packets the root filter's redirect to a deleted device dropped",
-		   (long long)tse_moved(t, TSE_VA).gone, t->pkts,
+		   (long long)tse_moved(t, TSE_VA).gone.pkts, t->pkts,
 		   &tse_actions_repeated, &tse_actions_skipped);
 	tse_expect(t, "test packets vb received (veth rx_packets)",
 		   (long long)tse_moved(t, TSE_VB).rx, 0,
@@ -313,6 +313,37 @@ static void judge_egress_drop(struct tse_test *t)
 	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
 }
 
+/* va's egress filter redirects or mirrors (@verb) to ifb by a mirred action the test reads. */
+static int head_and_read_mirred(struct tse_test *t, const char *verb)
+{
+	char indexed[48];
+
+	snprintf(indexed, sizeof(indexed), "%s index %d", verb, TSE_MIRRED_INDEX);
+	t->net.mirred_read = true;
+	return head_and_mirred_verb(t, TSE_VA, true, TSE_IFB, indexed);
+}
+
+static const struct tse_meaning unsent_uncounted = {
+	"drop-uncounted",
+	"mirred's overlimits are not the packets it could not send: a send that failed went uncounted, or one that did not fail was counted"
+};
+
+/*
+ * va's mirred ran once per packet, and could not send @unsent of each (its overlimits). A
+ * fence follows delivered packets through it, and fails as they do.
+ */
+static void expect_mirred(struct tse_test *t, int unsent)
+{
+	struct tse_actstats m = tse_moved(t, TSE_VA).mirred;
+	long long fences = t->traffic.fences;
+
+	tse_expect(t, "packets va's mirred action ran on, fences aside",
+		   (long long)m.pkts - fences, t->pkts, &tse_reclassified, &tse_skipped);
+	tse_expect(t, "packets va's mirred could not send (its overlimits), fences aside",
+		   (long long)m.overlimits - unsent * fences, (long long)unsent * t->pkts,
+		   &unsent_uncounted, &unsent_uncounted);
+}
+
 /*
  * va's egress filter redirects or mirrors (@verb) to an ifb that is down.
  * mirred cannot send to it: a redirect says so (TC_ACT_SHOT), and the
@@ -322,7 +353,7 @@ static int mirred_to_down_ifb(struct tse_test *t, const char *verb)
 {
 	char cmd[64], err[256];
 
-	if (head_and_mirred_verb(t, TSE_VA, true, TSE_IFB, verb))
+	if (head_and_read_mirred(t, verb))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "link set dev %s down\n", tse_dev(t, TSE_IFB));
 	if (tse_run_batch(t->net.ns[tse_dev_ns(t, TSE_IFB)], "ip", cmd, err, sizeof(err)))
@@ -339,6 +370,7 @@ static int setup_egress_redirect_to_down_ifb(struct tse_test *t)
 static void judge_egress_redirect_to_down_ifb(struct tse_test *t)
 {
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	expect_mirred(t, 1);
 	tse_expect(t, "test packets va's clsact qdisc dropped",
 		   (long long)tse_moved(t, TSE_VA).clsact_drops, t->pkts,
 		   &drop_uncounted, &drop_uncounted);
@@ -362,6 +394,7 @@ static const struct tse_meaning mirror_dropped_packet = {
 static void judge_egress_mirror_to_down_ifb(struct tse_test *t)
 {
 	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	expect_mirred(t, 1);
 	tse_expect(t, "test packets va's clsact qdisc dropped",
 		   (long long)tse_moved(t, TSE_VA).clsact_drops, 0,
 		   &mirror_dropped_packet, &mirror_dropped_packet);
@@ -370,6 +403,51 @@ static void judge_egress_mirror_to_down_ifb(struct tse_test *t)
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 	tse_expect_peer_rx(t, 1);
 	tse_expect_sent_fields(t, TSE_HOOK_HEAD, TSE_VA, 0, 0, "va's egress");
+}
+
+/*
+ * va's egress filter redirects to ifb, whose own egress hook drops every
+ * test packet (ifb's gate, with no pass allowed, returns TC_ACT_SHOT).
+ * dev_queue_xmit() then returns NET_XMIT_DROP to mirred, which counts it
+ * (overlimits) and must not touch the packet again: ifb's hook freed it.
+ */
+static const struct tse_meaning sent_again = {
+	"sent-again",
+	"mirred sent packets again after dev_queue_xmit() failed: ifb's hook had freed them (a use after free)"
+};
+
+static void prepare_egress_redirect_to_dropping_ifb(struct tse_test *t)
+{
+	t->net.breaker_drops = true;
+}
+
+static int setup_egress_redirect_to_dropping_ifb(struct tse_test *t)
+{
+	return head_and_read_mirred(t, "redirect");
+}
+
+static void judge_egress_redirect_to_dropping_ifb(struct tse_test *t)
+{
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
+	expect_mirred(t, 1);
+	tse_expect_each(t, "ifb's egress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 1,
+			&sent_again, &tse_not_redirected);
+	tse_expect_each(t, "packets ifb's egress hook dropped (TC_ACT_SHOT)",
+			t->net.skel->bss->counters.looped[TSE_FLOW_REDIRECTED], 1,
+			&sent_again, &tse_skipped);
+	tse_expect(t, "test packets ifb's clsact qdisc dropped",
+		   (long long)tse_moved(t, TSE_IFB).clsact_drops, t->pkts,
+		   &sent_again, &drop_uncounted);
+	/* The redirect's verdict stands (TC_ACT_STOLEN): va's hook dropped nothing. */
+	tse_expect(t, "test packets va's clsact qdisc dropped",
+		   (long long)tse_moved(t, TSE_VA).clsact_drops, 0,
+		   &drop_uncounted, &drop_uncounted);
+	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
+		   &tse_skipped, &tse_skipped);
+	tse_expect(t, "test packets vb received (veth rx_packets)",
+		   (long long)tse_moved(t, TSE_VB).rx, 0, &tse_skipped, &tse_skipped);
+	judge_sent_fields(t, TSE_HOOK_HEAD);
 }
 
 /* Counters at prio 1 and 99 show how often the list was walked; between them, other ports. */

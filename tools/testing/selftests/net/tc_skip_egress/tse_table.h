@@ -202,3 +202,7 @@ TSE_ROW(egress_redirect_to_down_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, T
 	.setup = setup_egress_redirect_to_down_ifb, .judge = judge_egress_redirect_to_down_ifb)
 TSE_ROW(egress_mirror_to_down_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_egress_mirror_to_down_ifb, .judge = judge_egress_mirror_to_down_ifb)
+TSE_ROW(egress_redirect_to_dropping_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U32, TSE_UDP,
+	.prepare = prepare_egress_redirect_to_dropping_ifb,
+	.setup = setup_egress_redirect_to_dropping_ifb,
+	.judge = judge_egress_redirect_to_dropping_ifb)

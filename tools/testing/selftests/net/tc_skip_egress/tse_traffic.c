@@ -203,6 +203,16 @@ void tse_traffic_close(struct tse_test *t)
 		close(t->traffic.tap_sock);
 }
 
+/* The counters of action @kind @index, in @dev's netns. */
+static int read_action(struct tse_test *t, enum tse_dev dev, const char *kind,
+		       __u32 index, struct tse_actstats *as)
+{
+	if (tse_action_read(t->net.nl[tse_dev_ns(t, dev)], kind, index, as))
+		return tse_setup_error(t, "read %s action %u's counters over rtnetlink",
+				       kind, index);
+	return 0;
+}
+
 static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 {
 	int dev;
@@ -216,22 +226,14 @@ static int tse_kstats_read(struct tse_test *t, struct tse_devstats *ds)
 			return tse_setup_error(t, "read counters of %s over rtnetlink",
 					       tse_dev(t, dev));
 	}
-	if (t->net.root_gact &&
-	    tse_action_pkts(t->net.nl[tse_dev_ns(t, TSE_VA)], "gact", TSE_GACT_INDEX,
-			    &ds[TSE_VA].gact))
-		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
-				       TSE_GACT_INDEX);
-	if (t->net.peer_gact &&
-	    tse_action_pkts(t->net.nl[TSE_NS_RECEIVER], "gact", TSE_PEER_GACT_INDEX,
-			    &ds[TSE_VB].peer_gact))
-		return tse_setup_error(t, "read gact action %d's counters over rtnetlink",
-				       TSE_PEER_GACT_INDEX);
-	if (t->net.root_gone &&
-	    tse_action_pkts(t->net.nl[tse_dev_ns(t, TSE_VA)], "mirred", TSE_GONE_INDEX,
-			    &ds[TSE_VA].gone))
-		return tse_setup_error(t, "read mirred action %d's counters over rtnetlink",
-				       TSE_GONE_INDEX);
-	return 0;
+	return (t->net.root_gact ?
+		read_action(t, TSE_VA, "gact", TSE_GACT_INDEX, &ds[TSE_VA].gact) : 0) ?:
+	       (t->net.peer_gact ?
+		read_action(t, TSE_VB, "gact", TSE_PEER_GACT_INDEX, &ds[TSE_VB].peer_gact) : 0) ?:
+	       (t->net.root_gone ?
+		read_action(t, TSE_VA, "mirred", TSE_GONE_INDEX, &ds[TSE_VA].gone) : 0) ?:
+	       (t->net.mirred_read ?
+		read_action(t, TSE_VA, "mirred", TSE_MIRRED_INDEX, &ds[TSE_VA].mirred) : 0);
 }
 
 static void fill_payloads(struct tse_payload *p, int n, __u32 magic)
@@ -388,7 +390,7 @@ static unsigned int tse_outcomes(struct tse_test *t)
 	if (t->net.ifindex[TSE_IFB_IN])
 		gone += now[TSE_IFB_IN].dropped - t->stats.before[TSE_IFB_IN].dropped;
 	gone += sent_back(t, now, TSE_RA) + sent_back(t, now, TSE_VI);
-	gone += now[TSE_VA].gone - t->stats.before[TSE_VA].gone;
+	gone += now[TSE_VA].gone.pkts - t->stats.before[TSE_VA].gone.pkts;
 	if (t->net.hook_drops)
 		gone += now[TSE_VA].clsact_drops - t->stats.before[TSE_VA].clsact_drops;
 	if (t->s->copies)
