@@ -284,6 +284,16 @@ static const struct tse_meaning drop_uncounted = {
 	"the egress hook lost packets its qdisc did not count as dropped: what it could not send was not returned as TC_ACT_SHOT"
 };
 
+/* Test packets @dev's clsact qdisc dropped: its hook's TC_ACT_SHOT. */
+static void expect_hook_drops(struct tse_test *t, enum tse_dev dev, long long want,
+			      const struct tse_meaning *more, const struct tse_meaning *less)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "test packets %s's clsact qdisc dropped", tse_dev(t, dev));
+	tse_expect(t, what, (long long)tse_moved(t, dev).clsact_drops, want, more, less);
+}
+
 /*
  * egress_drop: va's egress hook drops every test packet (the loop
  * breaker with no pass allowed returns TC_ACT_SHOT): it must free each,
@@ -303,9 +313,7 @@ static void judge_egress_drop(struct tse_test *t)
 	tse_expect_each(t, "packets the egress hook dropped (TC_ACT_SHOT)",
 			t->net.skel->bss->counters.looped[TSE_FLOW_REDIRECTED], 1,
 			&tse_reclassified, &tse_skipped);
-	tse_expect(t, "test packets va's clsact qdisc dropped",
-		   (long long)tse_moved(t, TSE_VA).clsact_drops, t->pkts,
-		   &drop_uncounted, &drop_uncounted);
+	expect_hook_drops(t, TSE_VA, t->pkts, &drop_uncounted, &drop_uncounted);
 	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
 		   &tse_misredirected, &tse_misredirected);
 	tse_expect(t, "packets vb received (veth rx_packets)", (long long)tse_moved(t, TSE_VB).rx,
@@ -329,19 +337,19 @@ static const struct tse_meaning unsent_uncounted = {
 };
 
 /*
- * va's mirred ran once per packet, and could not send @unsent of each (its overlimits). A
- * fence follows delivered packets through it, and fails as they do.
+ * The scenarios that read va's mirred: it ran once per packet, and could send none (its
+ * overlimits). A fence follows delivered packets through it, and fails as they do.
  */
-static void expect_mirred(struct tse_test *t, int unsent)
+static void judge_head_and_unsent(struct tse_test *t)
 {
 	struct tse_actstats m = tse_moved(t, TSE_VA).mirred;
 	long long fences = t->traffic.fences;
 
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
 	tse_expect(t, "packets va's mirred action ran on, fences aside",
 		   (long long)m.pkts - fences, t->pkts, &tse_reclassified, &tse_skipped);
 	tse_expect(t, "packets va's mirred could not send (its overlimits), fences aside",
-		   (long long)m.overlimits - unsent * fences, (long long)unsent * t->pkts,
-		   &unsent_uncounted, &unsent_uncounted);
+		   (long long)m.overlimits - fences, t->pkts, &unsent_uncounted, &unsent_uncounted);
 }
 
 /*
@@ -369,11 +377,8 @@ static int setup_egress_redirect_to_down_ifb(struct tse_test *t)
 
 static void judge_egress_redirect_to_down_ifb(struct tse_test *t)
 {
-	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	expect_mirred(t, 1);
-	tse_expect(t, "test packets va's clsact qdisc dropped",
-		   (long long)tse_moved(t, TSE_VA).clsact_drops, t->pkts,
-		   &drop_uncounted, &drop_uncounted);
+	judge_head_and_unsent(t);
+	expect_hook_drops(t, TSE_VA, t->pkts, &drop_uncounted, &drop_uncounted);
 	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
 		   &tse_misredirected, &tse_misredirected);
 	tse_expect(t, "test packets vb received (veth rx_packets)",
@@ -393,11 +398,8 @@ static const struct tse_meaning mirror_dropped_packet = {
 
 static void judge_egress_mirror_to_down_ifb(struct tse_test *t)
 {
-	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	expect_mirred(t, 1);
-	tse_expect(t, "test packets va's clsact qdisc dropped",
-		   (long long)tse_moved(t, TSE_VA).clsact_drops, 0,
-		   &mirror_dropped_packet, &mirror_dropped_packet);
+	judge_head_and_unsent(t);
+	expect_hook_drops(t, TSE_VA, 0, &mirror_dropped_packet, &mirror_dropped_packet);
 	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
 		   &tse_misredirected, &tse_misredirected);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
@@ -428,21 +430,16 @@ static int setup_egress_redirect_to_dropping_ifb(struct tse_test *t)
 
 static void judge_egress_redirect_to_dropping_ifb(struct tse_test *t)
 {
-	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "egress classifier runs per packet (BPF)");
-	expect_mirred(t, 1);
+	judge_head_and_unsent(t);
 	tse_expect_each(t, "ifb's egress classifier runs per packet (BPF)",
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 1,
 			&sent_again, &tse_not_redirected);
 	tse_expect_each(t, "packets ifb's egress hook dropped (TC_ACT_SHOT)",
 			t->net.skel->bss->counters.looped[TSE_FLOW_REDIRECTED], 1,
 			&sent_again, &tse_skipped);
-	tse_expect(t, "test packets ifb's clsact qdisc dropped",
-		   (long long)tse_moved(t, TSE_IFB).clsact_drops, t->pkts,
-		   &sent_again, &drop_uncounted);
+	expect_hook_drops(t, TSE_IFB, t->pkts, &sent_again, &drop_uncounted);
 	/* The redirect's verdict stands (TC_ACT_STOLEN): va's hook dropped nothing. */
-	tse_expect(t, "test packets va's clsact qdisc dropped",
-		   (long long)tse_moved(t, TSE_VA).clsact_drops, 0,
-		   &drop_uncounted, &drop_uncounted);
+	expect_hook_drops(t, TSE_VA, 0, &drop_uncounted, &drop_uncounted);
 	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
 		   &tse_skipped, &tse_skipped);
 	tse_expect(t, "test packets vb received (veth rx_packets)",
