@@ -5,8 +5,8 @@
 # (docs/README.md says what it checks and what it leaves alone):
 #
 #   tests/docs-check.sh            all of it, on README.md and docs/*.md
-#   tests/docs-check.sh FILE...    the citations, targets, markers and
-#                                  functions of FILE... alone
+#   tests/docs-check.sh FILE...    the citations, targets, markers,
+#                                  functions and files of FILE... alone
 #                                  (tests/selftest.sh)
 #   tests/docs-check.sh --scenario-rows README GRID <NAMES
 #                                  the scenario tables' check alone
@@ -285,6 +285,53 @@ docs_functions()
 	rm -f "$defined"
 }
 
+# docs_files FILE...: one line per file of the project FILE... names in
+# backquotes that the repository does not have: a path under one of its
+# own folders (vm/, tests/, docs/, mk/, bench/, .ci/, the suite's folder;
+# scripts/*.sh, *.awk and *.py: a kernel tree has a scripts/ of its own)
+# or a library file by its name (tse_*.c, tse_*.h).
+# Paths with a placeholder (upper case, *, $, ...) are patterns, not names.
+docs_files()
+{
+	local list
+
+	list=$(mktemp)
+	docs_repo_files >"$list"
+	awk -v list="$list" -v top="$TOP" "$DOCS_WHERE"'
+	FILENAME == list {
+		have[$0] = 1
+		n = split($0, a, "/")
+		base[a[n]] = 1
+		next
+	}
+	function named(f) {
+		if (f ~ /[A-Z*$]|\.\.\./)
+			return 1
+		sub(/\/$/, "", f)
+		if (f ~ /^tse_[a-z0-9_]+\.[ch]$/)
+			return f in base
+		for (p in have)
+			if (p == f || index(p, f "/") == 1)
+				return 1
+		return 0
+	}
+	{
+		n = split($0, q, "`")
+		for (i = 2; i <= n; i += 2) {
+			f = q[i]
+			sub(/:[0-9].*$/, "", f)
+			if (f !~ /^(vm|tests|docs|mk|bench|\.ci)\/[A-Za-z0-9_.\/*$-]*$/ &&
+			    f !~ /^scripts\/[A-Za-z0-9_.-]*\.(sh|awk|py)$/ &&
+			    f !~ /^tools\/testing\/selftests\/(net\/tc_skip_egress|bpf\/progs\/test_tc_redirect_ifb|bpf\/prog_tests\/tc_redirect_ifb)/ &&
+			    f !~ /^tse_[a-z0-9_]+\.[ch]$/)
+				continue
+			if (!named(f))
+				print where() ": `" f "`: no such file in the repository"
+		}
+	}' "$list" "$@"
+	rm -f "$list"
+}
+
 # docs_result CHECK PASS FAIL FILE...: CHECK (a function above) on FILE...
 # is a pass saying PASS when it prints nothing, else a fail saying FAIL
 # with what it printed.
@@ -302,8 +349,8 @@ docs_result()
 	fi
 }
 
-# docs_refs FILE...: the citations, targets, markers and functions of
-# FILE..., each a result.
+# docs_refs FILE...: the citations, targets, markers, functions and files
+# of FILE..., each a result.
 docs_refs()
 {
 	docs_result docs_cites "every FILE:LINE the docs cite is a line of a repository file" \
@@ -314,6 +361,8 @@ docs_refs()
 		"the docs have generated-table or count comments make docs does not read" "$@"
 	docs_result docs_functions "every tse_*() and *_rule() function the docs name is the library's" \
 		"the docs name functions the library does not have" "$@"
+	docs_result docs_files "every file of the project the docs name is in the repository" \
+		"the docs name files the repository does not have" "$@"
 }
 
 # docs_scenario_rows README GRID <names: what is wrong, one line each. A
