@@ -332,6 +332,49 @@ docs_files()
 	rm -f "$list"
 }
 
+# docs_grid_names GRID: one line per axis value or observer that GRID's
+# axes table or observers table and the code do not both have. An axis
+# value is an enumerator of tse_point.h less its prefix (TSE_UPPER_ for
+# the device axis; TSE_SITE_NONE is a hand-written scenario's), an
+# observer a name in observers[] of tse_grid.c.
+docs_grid_names()
+{
+	local src=$TOP/tools/testing/selftests/net/tc_skip_egress
+
+	{
+		sed -n 's/^[[:space:]]*TSE_\(UPPER\|SITE\|SENDS\|STAGES\|SOURCE\)_\([A-Z_]*\),.*/\1 \2/p' \
+			"$src/tse_point.h" | grep -v -e ' COUNT$' -e '^SITE NONE$' |
+			sed 's/^UPPER/device/; s/^SITE/site/; s/^SENDS/sends/; s/^STAGES/stages/; s/^SOURCE/source/' |
+			tr 'A-Z' 'a-z' | awk '{ print "code axis " $1 " " toupper($2) }'
+		sed -n 's/.*\[OBS_[A-Z0-9_]*\] = { "\([a-z0-9-]*\)".*/code observer \1/p' "$src/tse_grid.c"
+	} | awk -v grid="$1" '
+	FNR == NR && FILENAME == grid { exit 2 }
+	FILENAME != grid { k = $2 " " $3; if (NF > 3) k = k " " $4; code[k] = 1; next }
+	/^## / { part = $0 }
+	part == "## The axes" && /^\| (site|sends|stages|device|source) \|/ {
+		split($0, c, "|")
+		axis = c[2]
+		gsub(/ /, "", axis)
+		n = split(c[3], v, "`")
+		for (i = 2; i <= n; i += 2)
+			doc["axis " axis " " v[i]] = FNR
+	}
+	part == "## The observers" && /^\| `/ {
+		split($0, c, "|")
+		n = split(c[2], v, "`")
+		for (i = 2; i <= n; i += 2)
+			doc["observer " v[i]] = FNR
+	}
+	END {
+		for (k in doc)
+			if (!(k in code))
+				print grid ":" doc[k] ": " k ": not in the code (tse_point.h, observers[])"
+		for (k in code)
+			if (!(k in doc))
+				print grid ": " k ": in the code, not in its table"
+	}' - "$1" || echo "cannot read the axes and observers of the code ($src)"
+}
+
 # docs_result CHECK PASS FAIL FILE...: CHECK (a function above) on FILE...
 # is a pass saying PASS when it prints nothing, else a fail saying FAIL
 # with what it printed.
@@ -431,6 +474,8 @@ docs_check()
 		fail "the docs' scenario tables and tse_table.h differ: $(echo $out)"
 	fi
 
+	docs_result docs_grid_names "docs/grid.md's axes and observers tables name the code's values and observers" \
+		"docs/grid.md's axes or observers tables and the code differ" "$TOP/docs/grid.md"
 	docs_refs "$TOP/README.md" "$TOP"/docs/*.md
 }
 

@@ -1770,6 +1770,36 @@ st_docs_refs()
 		"$TOP/tests/docs-check.sh" "$d/bad.md"
 }
 
+# docs-check's axes and observers check on GRID ($1): prints what it
+# found; passes when it found nothing.
+grid_names_clean()
+{
+	local out
+
+	out=$(TOP=$TOP bash -c '. "$TOP/tests/docs-check.sh" >/dev/null 2>&1; docs_grid_names "$1"' \
+		grid_names "$1")
+	echo "$out"
+	[ -z "$out" ]
+}
+
+# docs/grid.md's axes and observers tables name what the code has: a copy
+# with an axis value or an observer renamed, or a row gone, fails.
+st_docs_grid_names()
+{
+	local g=$TOP/docs/grid.md
+
+	mkdir -p "$ST/grid"
+	expect pass "docs-check, docs/grid.md's axes and observers" grid_names_clean "$g"
+	sed '/^| device |/s/`BRIDGE`/`BRIDGES`/' "$g" >"$ST/grid/value.md"
+	sed 's/^| `split` |/| `splits` |/' "$g" >"$ST/grid/observer.md"
+	grep -v '^| `tap` |' "$g" >"$ST/grid/gone.md"
+	cases grid_names_clean <<-EOF
+	fail|docs-check, grid.md naming an axis value the code has not|$ST/grid/value.md
+	fail|docs-check, grid.md naming an observer the code has not|$ST/grid/observer.md
+	fail|docs-check, grid.md without a row for an observer of the code|$ST/grid/gone.md
+	EOF
+}
+
 # docs-check.sh --scenario-rows on the tests of tse_table.h ($1, a list)
 # and the tables FILE... ($ST/rows/FILE.md).
 scenario_rows()
@@ -2152,7 +2182,7 @@ selftests()
 		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
 		  kernel_compare bisect_observe record header_adds layers image_cache \
-		  run_vm_banner run_vm_boot_again mainline_check grid_pairs; do
+		  run_vm_banner run_vm_boot_again mainline_check grid_pairs docs_grid_names; do
 		"st_$g"
 	done
 	selftests_cleanup
