@@ -2134,6 +2134,45 @@ st_mainline_check()
 		"$TOP/vm/mainline-check.sh" "$d/tree" "$d/p"
 }
 
+# mutate.sh's run_batch on a stand-in run of the ROWS ($1) of a mutant
+# whose guest died (254) after the TAP in $ST/mb/tap: prints the row it
+# names, and passes when that is WANT ($2).
+batch_names()
+{
+	local got
+
+	got=$(printf '%s\n' $1 | MUTATE_DIR=$ST/mb bash -c '
+		source <(sed -e "\$d" -e "s/\${BASH_SOURCE\[0\]}/\$0/" "$0") || exit 2
+		vm_boot() { cat "$MUTATE_DIR/tap"; return 254; }
+		run_batch m image kselftest' "$TOP/vm/mutate.sh")
+	echo "run_batch named '$got', expected '$2'"
+	[ "$got" = "$2" ]
+}
+
+# A mutant whose kernel died in a test is killed by that test: the one
+# its TAP last started, not the first row asked that gave no verdict.
+st_mutate_crash_row()
+{
+	local k=tc_skip_egress.ipv4
+
+	mkdir -p "$ST/mb/runs"
+	printf '%s pass\n' a.ipv4 b.ipv4 c.ipv4 d.ipv4 >"$ST/mb/fix.cells"
+	printf '%s\n' 'TAP version 13' 1..3 "#  RUN           $k.a ..." "ok 1 $k.a" \
+		"#  RUN           $k.c ..." >"$ST/mb/tap"
+	cases batch_names <<-EOF
+	pass|mutate, a kernel that died in test c: c killed it|b.ipv4 a.ipv4 c.ipv4|c.ipv4 fail:crash
+	EOF
+	printf '%s\n' 'TAP version 13' 1..3 "#  RUN           $k.a ..." '# diagnosis: looped' \
+		"not ok 1 $k.a" "#  RUN           $k.c ..." >"$ST/mb/tap"
+	cases batch_names <<-EOF
+	pass|mutate, a test that failed before the kernel died killed it|b.ipv4 a.ipv4 c.ipv4|a.ipv4 fail:looped
+	EOF
+	printf '%s\n' 'TAP version 13' >"$ST/mb/tap"
+	cases batch_names <<-EOF
+	pass|mutate, a kernel that died before any test: the first row asked|b.ipv4 a.ipv4|b.ipv4 fail:crash
+	EOF
+}
+
 # vm/mutate.py: each rule gives its mutant of a small function, each
 # mutant a patch that applies to it; a target that is not there fails.
 st_mutate()
@@ -2182,7 +2221,7 @@ selftests()
 		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
 		  kernel_compare bisect_observe record header_adds layers image_cache \
-		  run_vm_banner run_vm_boot_again mainline_check grid_pairs docs_grid_names; do
+		  run_vm_banner run_vm_boot_again mainline_check grid_pairs docs_grid_names mutate_crash_row; do
 		"st_$g"
 	done
 	selftests_cleanup

@@ -96,7 +96,10 @@ batch_rows()
 
 # Run ROWS (stdin) of front end $3 on image $2 for mutant $1; print
 # "ROW CELL" for the first row whose cell is not the fix's, if any. A run
-# that is not whole (crash, timeout) fails its rows that gave no verdict.
+# that is not whole (crash, timeout) fails its rows that gave no verdict:
+# first the one the TAP last started ("#  RUN ... .ipvN.NAME", kselftest),
+# which was running when the kernel died, else the first asked. A row that
+# gave a verdict unlike the fix's comes before them all.
 run_batch()
 {
 	local name=$1 image=$2 front=$3 dir=$OUT/runs/$1 cmd
@@ -111,17 +114,33 @@ run_batch()
 	printf '%s\n' "${rows[@]}" > "$dir/$front.rows"
 	cmd=$(vm_front_cmd "$front")
 	vm_run_cells "$dir" "$front" -l "$dir/console-$front.log" "$image" -- "$cmd" "${args[@]}"
-	awk -v fill="$(cat "$dir/$front.fill")" -v rows="$dir/$front.rows" '
+	awk -v fill="$(cat "$dir/$front.fill")" -v rows="$dir/$front.rows" \
+	    -v tap="$dir/$front.tap" '
 		FNR == NR { want[$1] = $2; next }
 		FILENAME == rows { asked[++n] = $1; next }
+		FILENAME == tap {
+			if ($1 == "#" && $2 == "RUN" && split($3, a, ".") == 3)
+				running = a[3] "." a[2]
+			next
+		}
 		{ got[$1] = $2 }
 		END {
-			for (i = 1; i <= n; i++) {
-				r = asked[i]
-				c = (r in got) ? got[r] : fill
-				if (c != want[r]) { print r, c; exit }
+			for (i = 1; i <= n; i++)
+				if ((asked[i] in got) && got[asked[i]] != want[asked[i]]) {
+					print asked[i], got[asked[i]]
+					exit
+				}
+			if (running != "" && !(running in got) && running in want &&
+			    fill != want[running]) {
+				print running, fill
+				exit
 			}
-		}' "$OUT/fix.cells" "$dir/$front.rows" "$dir/$front.cells"
+			for (i = 1; i <= n; i++)
+				if (!(asked[i] in got) && fill != want[asked[i]]) {
+					print asked[i], fill
+					exit
+				}
+		}' "$OUT/fix.cells" "$dir/$front.rows" "$dir/$front.tap" "$dir/$front.cells"
 }
 
 # Judge one mutant; its result goes to results/NAME.
