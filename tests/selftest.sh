@@ -288,7 +288,11 @@ in_distro()
 		for r in ${ROWS:-}; do
 			ARG_TESTS+=(-t "$r")
 		done
-		vm_boot() { cat "$FAKE_TAP"; return "$FAKE_RC"; }
+		vm_boot() {
+			[ -z "${FAKE_SAID:-}" ] || echo "$FAKE_SAID" >&2
+			cat "$FAKE_TAP"
+			return "$FAKE_RC"
+		}
 		rm -rf "$RESULTS"
 		mkdir -p "$RESULTS"
 		run_front kselftest image initrd && judge_line
@@ -379,6 +383,13 @@ st_vmtest_judge()
 	grep -q '^DIFF stock: 2 rows gave no verdict (fail:boot)$' "$ST/out" &&
 		grep -q '^  stock: vm: boot failed' "$ST/out" && ! grep -q ' / stock: ' "$ST/out" ||
 		fail "self-test: a column that did not boot is not one line and its reason: $(cat "$ST/out")"
+	head -3 "$ST/vm/whole.tap" >"$ST/vm/crash.tap"
+	export FAKE_TAP=$ST/vm/crash.tap FAKE_RC=139 FAKE_SAID="vm: qemu exit 0, console: c.log"
+	expect fail "vmtest-distro, a kernel that crashed after one row" in_distro
+	export -n FAKE_TAP FAKE_RC FAKE_SAID
+	grep -q '^DIFF kselftest: 1 rows gave no verdict (missing)$' "$ST/out" &&
+		grep -q '^  kselftest: vm: qemu exit 0' "$ST/out" && ! grep -q ' / kselftest: ' "$ST/out" ||
+		fail "self-test: vmtest-distro's cut run is not one line and its reason: $(cat "$ST/out")"
 }
 
 # The column stock, whose kernel did not boot (run-vm.sh's 255), judged

@@ -485,6 +485,27 @@ vm_run_said()
 	sed -n "s/^vm: /  $2: vm: /p" "$1/$2.err" 2>/dev/null
 }
 
+# The differences ($2) with each cut column's rows that gave no verdict
+# (their cell is the column's fill in DIR, $1: fail:boot, say; or, in a
+# matrix of one column, no such row) in one line: the reason the run was
+# cut, not 200 rows, is what the reader needs.
+vm_fold_cut_rows()
+{
+	local dir=$1 diffs=$2 name fill n re
+
+	shift 2
+	for name in "$@"; do
+		[ -s "$dir/$name.whole" ] || continue
+		fill=$(cat "$dir/$name.fill")
+		re=" / $name: expected .*, got ($fill|no such row)\$"
+		n=$(grep -cE "$re" <<< "$diffs")
+		[ "$n" -gt 0 ] || continue
+		diffs=$(grep -vE "$re" <<< "$diffs"
+			echo "DIFF $name: $n rows gave no verdict ($fill)")
+	done
+	printf '%s\n' "$diffs"
+}
+
 # run-vm.sh's own lines of a run (DIR/NAME.err), joined: boot and run times.
 vm_run_times()
 {

@@ -70,14 +70,16 @@ expected()
 # each front end's run whole.
 judge_line()
 {
-	local front rows why cut=0 rc
+	local front rows why cut=0 rc diffs
 
 	rows=$(vm_requested_rows "${ARG_TESTS[@]}" | paste -sd' ')
 	vm_matrix "$RESULTS" "${ARG_FRONTS[@]}" > "$RESULTS/matrix.txt"
 	cat "$RESULTS/matrix.txt"
 	expected "${ARG_FRONTS[@]}" > "$RESULTS/expected.txt" || return 2
-	awk -v rows="$rows" -f "$VM_DIR/compare.awk" "$RESULTS/expected.txt" "$RESULTS/matrix.txt"
+	diffs=$(awk -v rows="$rows" -f "$VM_DIR/compare.awk" "$RESULTS/expected.txt" \
+		"$RESULTS/matrix.txt")
 	rc=$?
+	[ -z "$diffs" ] || vm_fold_cut_rows "$RESULTS" "$diffs" "${ARG_FRONTS[@]}"
 	for front in "${ARG_FRONTS[@]}"; do
 		why=$(cat "$RESULTS/$front.whole" 2>/dev/null)
 		[ -n "$why" ] || continue

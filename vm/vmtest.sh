@@ -246,25 +246,6 @@ cut_runs()
 	done
 }
 
-# The differences ($1) with each cut column's rows that gave no verdict
-# (their cell is the column's fill: fail:boot, say) in one line: the
-# reason the run was cut, not 200 rows, is what the reader needs.
-fold_cut_rows()
-{
-	local diffs=$1 name fill n
-
-	shift
-	for name in "$@"; do
-		[ -s "$RESULTS/$name.whole" ] || continue
-		fill=$(cat "$RESULTS/$name.fill")
-		n=$(grep -c " / $name: expected .*, got $fill\$" <<< "$diffs")
-		[ "$n" -gt 0 ] || continue
-		diffs=$(grep -v " / $name: expected .*, got $fill\$" <<< "$diffs"
-			echo "DIFF $name: $n rows gave no verdict ($fill)")
-	done
-	printf '%s\n' "$diffs"
-}
-
 # The verdict on a run: the matrix ($1) against the expected one, each
 # column's run whole, and the mutants among the columns ("$@" after it).
 # Prints every difference; fails on any, or when the comparison itself
@@ -276,7 +257,7 @@ judge()
 	shift
 	diffs=$(compare "$matrix" "$@"; echo "rc $?"; cut_runs "$@"; mutant_report "$@")
 	rc=$(sed -n 's/^rc //p' <<< "$diffs")
-	diffs=$(fold_cut_rows "$(grep -v '^rc ' <<< "$diffs")" "$@")
+	diffs=$(vm_fold_cut_rows "$RESULTS" "$(grep -v '^rc ' <<< "$diffs")" "$@")
 	[ -n "$diffs" ] && echo "$diffs"
 	[ "$rc" = 0 ] && ! grep -qE '^(DIFF|SURVIVED|BROKEN)' <<< "$diffs"
 }
