@@ -418,6 +418,11 @@ static const struct tse_meaning sent_again = {
 	"mirred sent packets again after dev_queue_xmit() failed: ifb's hook had freed them (a use after free)"
 };
 
+static const struct tse_meaning drop_counted_twice = {
+	"drop-counted-twice",
+	"va's hook counted as its own drop a packet that ifb's hook dropped: mirred returned TC_ACT_SHOT for a packet it had handed over"
+};
+
 static void prepare_egress_redirect_to_dropping_ifb(struct tse_test *t)
 {
 	t->net.breaker_drops = true;
@@ -439,7 +444,7 @@ static void judge_egress_redirect_to_dropping_ifb(struct tse_test *t)
 			&sent_again, &tse_skipped);
 	expect_hook_drops(t, TSE_IFB, t->pkts, &sent_again, &drop_uncounted);
 	/* The redirect's verdict stands (TC_ACT_STOLEN): va's hook dropped nothing. */
-	expect_hook_drops(t, TSE_VA, 0, &drop_uncounted, &drop_uncounted);
+	expect_hook_drops(t, TSE_VA, 0, &drop_counted_twice, &drop_counted_twice);
 	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
 		   &tse_skipped, &tse_skipped);
 	tse_expect(t, "test packets vb received (veth rx_packets)",
