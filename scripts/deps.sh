@@ -30,10 +30,11 @@ SUITE=(make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcap-dev
        iproute2 util-linux procps xz-utils rsync jq openssl python3)
 # Kernel builds (vm/build-kernel.sh: a git working copy of the tree; flex,
 # bison, bc, perl and libssl-dev for the kernel's own build), qemu, and
-# ccache, which keeps compiled objects across clones (vm/lib.sh, vm_kmake). The
+# ccache, which keeps compiled objects across clones (vm/lib.sh, vm_kmake);
+# dwarves' pahole makes the BTF of make mutate's kernels. The
 # initramfs of make vmtest-distro uses busybox-static's own cpio, fetched
 # with apt-get download by vm/distro.sh, not installed.
-VM=(git perl flex bison bc libssl-dev qemu-system-x86 ccache)
+VM=(git perl flex bison bc libssl-dev qemu-system-x86 ccache dwarves)
 # bench/: iperf3 (the stream workloads, in the guest), gnuplot-nox (the plots).
 BENCH=(iperf3 gnuplot-nox)
 # vm/peers.sh: netsniff-ng (mausezahn), ncat, jq, psmisc (killall), kmod
@@ -61,6 +62,7 @@ provides()
 	procps)			echo ps pkill ;;
 	xz-utils)		echo xz ;;
 	qemu-system-x86)	echo qemu-system-x86_64 ;;
+	dwarves)		echo pahole ;;
 	gnuplot-nox)		echo gnuplot ;;
 	netsniff-ng)		echo mausezahn ;;
 	psmisc)			echo killall ;;

@@ -28,6 +28,9 @@
 
 # No -e: each build's and run's status is taken and judged.
 set -uo pipefail
+# The mutants' kernels have BTF and BPF on raw tracepoints, so that every
+# test checks the task's bpf_net_context on them (vm/kernel-observe.config).
+export VM_EXTRA_CONFIG=${VM_EXTRA_CONFIG:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/kernel-observe.config}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 OUT=${MUTATE_DIR:-$VM_ROOT/build/mutate}

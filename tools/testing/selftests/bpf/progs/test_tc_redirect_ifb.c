@@ -614,4 +614,22 @@ int tse_ifb_gate(struct __sk_buff *skb)
 	return break_loop(skb, kind, &pkt);
 }
 
+/*
+ * Every tc hook sets the task's bpf_net_context, where bpf_redirect() keeps its target, and
+ * clears it on its way out. One left set points into a stack frame that has returned.
+ */
+SEC("raw_tp/sys_exit")
+int tse_net_ctx_left(void *ctx)
+{
+	__u64 task = bpf_get_current_task();
+	void *net_ctx = NULL;
+
+	if (bpf_get_current_pid_tgid() >> 32 != cfg.tgid)
+		return 0;
+	if (!bpf_probe_read_kernel(&net_ctx, sizeof(net_ctx),
+				   (void *)(task + cfg.net_ctx_off)) && net_ctx)
+		__sync_fetch_and_add(&counters.net_ctx_left, 1);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

@@ -50,6 +50,8 @@ struct tse_config {
 	__u32 target_ifindex;	/* a plain device for bpf_redirect() */
 	__u8 target_mac[6];	/* the MAC of the target's link peer */
 	__u8 second_daddr[16];	/* vb2's address: where vi's split sends the second flow */
+	__u32 tgid;		/* the test's process, whose syscalls are watched */
+	__u32 net_ctx_off;	/* offset of task_struct's bpf_net_context (kernel BTF) */
 };
 
 struct tse_tcp_counters {
@@ -99,6 +101,7 @@ struct tse_counters {
 	__u32 in_ifb;		/* redirected packets between gate and root qdisc */
 	__u32 max_in_ifb;	/* the most of them at once: ifb's largest batch */
 	__u32 iif_zero;		/* test packets that entered ifb with skb_iif 0 */
+	__u32 net_ctx_left;	/* the test's syscalls that returned with a bpf_net_context */
 	struct tse_fields fields[TSE_HOOKS][TSE_MAX_PKTS];
 };
 

@@ -187,6 +187,7 @@ struct tse_net {
 	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];
+	struct bpf_link *net_ctx_link;	/* on sys_exit; NULL: the check is left out */
 };
 
 struct tse_cmd_queue {

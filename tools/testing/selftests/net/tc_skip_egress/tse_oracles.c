@@ -99,6 +99,15 @@ void tse_expect_sends_freed(struct tse_test *t)
 	}
 }
 
+/* Read at every syscall exit of the test's process, its setup's included. */
+void tse_expect_net_ctx_cleared(struct tse_test *t)
+{
+	if (!t->net.net_ctx_link)
+		return;
+	tse_expect(t, "the test's syscalls that returned with the task's bpf_net_context set",
+		   bpf_counters(t)->net_ctx_left, 0, &tse_net_ctx_left, &tse_net_ctx_left);
+}
+
 void tse_expect_quiet(struct tse_test *t)
 {
 	static const struct tse_meaning noisy = {

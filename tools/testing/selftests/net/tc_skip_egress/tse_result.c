@@ -90,6 +90,11 @@ const struct tse_meaning tse_leaked = {
 	"leaked", "the kernel kept sent packets that no device sent and nothing dropped"
 };
 
+const struct tse_meaning tse_net_ctx_left = {
+	"net-ctx-left",
+	"a tc hook returned without clearing the task's bpf_net_context: it points into a stack frame that has returned, where the task's next hook keeps its redirect target"
+};
+
 const struct tse_meaning tse_kernel_warning = {
 	"kernel-warning", "the kernel logged a warning while the test ran"
 };

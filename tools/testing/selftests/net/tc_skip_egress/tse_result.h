@@ -16,7 +16,8 @@ extern const struct tse_meaning tse_reclassified, tse_skipped, tse_looped,
 	tse_not_delivered, tse_dropped_by_ifb, tse_dropped_by_ifb_iif0,
 	tse_wrong_device, tse_wrong_home, tse_not_hairpinned, tse_actions_skipped,
 	tse_actions_repeated,
-	tse_misclassified, tse_fields_changed, tse_kernel_warning, tse_leaked;
+	tse_misclassified, tse_fields_changed, tse_kernel_warning, tse_leaked,
+	tse_net_ctx_left;
 
 __printf(2, 3) int tse_skip(struct tse_test *t, const char *fmt, ...);
 __printf(2, 3) int tse_setup_error(struct tse_test *t,

@@ -23,6 +23,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "tse_result.h"
@@ -413,6 +414,45 @@ static void set_target(struct tse_test *t, struct tse_config *cfg)
 		       &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]);
 }
 
+/* task_struct's bpf_net_context (since 6.11), from the kernel's BTF; 0: none to read. */
+static __u32 net_ctx_offset(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *type = NULL;
+	const struct btf_member *m;
+	__u32 off = 0;
+	int id, i;
+
+	if (!btf)
+		return 0;
+	id = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
+	if (id > 0)
+		type = btf__type_by_id(btf, id);
+	for (i = 0, m = type ? btf_members(type) : NULL; type && i < btf_vlen(type); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "bpf_net_context"))
+			off = btf_member_bit_offset(type, i) / 8;
+	btf__free(btf);
+	return off;
+}
+
+/* Where the kernel cannot show the task's bpf_net_context, the check is left out. */
+static void watch_net_ctx(struct tse_test *t, struct tse_config *cfg)
+{
+	struct bpf_program *prog = t->net.skel->progs.tse_net_ctx_left;
+	const char *why = NULL;
+
+	if (libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL) != 1)
+		why = "the kernel runs no BPF on raw tracepoints (CONFIG_BPF_EVENTS)";
+	else
+		cfg->net_ctx_off = net_ctx_offset();
+	if (!why && !cfg->net_ctx_off)
+		why = "no kernel BTF, or a task_struct without it (before 6.11)";
+	if (why)
+		tse_note(t, "bpf_net_context not checked: %s", why);
+	cfg->tgid = getpid();
+	bpf_program__set_autoload(prog, !why);
+}
+
 static int load_bpf(struct tse_test *t)
 {
 	struct tse_config *cfg;
@@ -433,6 +473,7 @@ static int load_bpf(struct tse_test *t)
 	if (t->s->shape.split_burst)
 		inet_pton(t->family == TSE_V6 ? AF_INET6 : AF_INET, tse_addr(t, TSE_VB2),
 			  cfg->second_daddr);
+	watch_net_ctx(t, cfg);
 	if (test_tc_redirect_ifb__load(t->net.skel))
 		return tse_setup_error(t, "load BPF programs: %s", strerror(errno));
 	return 0;
@@ -906,9 +947,22 @@ int tse_topology_create(struct tse_test *t)
 	return 0;
 }
 
+static int attach_net_ctx_watch(struct tse_test *t)
+{
+	struct bpf_program *prog = t->net.skel->progs.tse_net_ctx_left;
+
+	if (!bpf_program__autoload(prog))
+		return 0;
+	t->net.net_ctx_link = bpf_program__attach(prog);
+	if (!t->net.net_ctx_link)
+		return tse_setup_error(t, "attach to the sys_exit raw tracepoint: %s",
+				       strerror(errno));
+	return 0;
+}
+
 int tse_topology_attach(struct tse_test *t)
 {
-	return attach_ifb_gates(t) ?: watch_router_input(t);
+	return attach_ifb_gates(t) ?: watch_router_input(t) ?: attach_net_ctx_watch(t);
 }
 
 void tse_topology_destroy(struct tse_test *t)
@@ -917,6 +971,7 @@ void tse_topology_destroy(struct tse_test *t)
 
 	bpf_link__destroy(t->net.tcx_link[0]);
 	bpf_link__destroy(t->net.tcx_link[1]);
+	bpf_link__destroy(t->net.net_ctx_link);
 	test_tc_redirect_ifb__destroy(t->net.skel);
 	for (ns = 0; ns < TSE_NSS; ns++) {
 		if (t->net.nl[ns] >= 0)
