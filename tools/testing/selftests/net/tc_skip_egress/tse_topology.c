@@ -428,9 +428,11 @@ static __u32 net_ctx_offset(void)
 	id = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
 	if (id > 0)
 		type = btf__type_by_id(btf, id);
-	for (i = 0, m = type ? btf_members(type) : NULL; type && i < btf_vlen(type); i++, m++)
+	for (i = 0; type && i < btf_vlen(type); i++) {
+		m = btf_members(type) + i;
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), "bpf_net_context"))
 			off = btf_member_bit_offset(type, i) / 8;
+	}
 	btf__free(btf);
 	return off;
 }
