@@ -433,23 +433,53 @@ static int setup_egress_redirect_to_dropping_ifb(struct tse_test *t)
 	return head_and_read_mirred(t, "redirect");
 }
 
+static const struct tse_meaning verdict_lost = {
+	"verdict-lost",
+	"ifb's egress hook dropped packets (TC_ACT_SHOT) that still went through ifb: the hook's verdict was lost"
+};
+
+/* ifb's own hook classified and dropped each packet once (@again: more); none went on. */
+static void judge_ifb_hook_dropped(struct tse_test *t, const struct tse_meaning *again)
+{
+	tse_expect_each(t, "ifb's egress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 1,
+			again, &tse_not_redirected);
+	tse_expect_each(t, "packets ifb's egress hook dropped (TC_ACT_SHOT)",
+			t->net.skel->bss->counters.looped[TSE_FLOW_REDIRECTED], 1,
+			again, &tse_skipped);
+	expect_hook_drops(t, TSE_IFB, t->pkts, again, &drop_uncounted);
+	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
+		   &verdict_lost, &verdict_lost);
+	tse_expect(t, "test packets vb received (veth rx_packets)",
+		   (long long)tse_moved(t, TSE_VB).rx, 0, &verdict_lost, &verdict_lost);
+}
+
 static void judge_egress_redirect_to_dropping_ifb(struct tse_test *t)
 {
 	judge_head_and_unsent(t);
-	tse_expect_each(t, "ifb's egress classifier runs per packet (BPF)",
-			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 1,
-			&sent_again, &tse_not_redirected);
-	tse_expect_each(t, "packets ifb's egress hook dropped (TC_ACT_SHOT)",
-			t->net.skel->bss->counters.looped[TSE_FLOW_REDIRECTED], 1,
-			&sent_again, &tse_skipped);
-	expect_hook_drops(t, TSE_IFB, t->pkts, &sent_again, &drop_uncounted);
+	judge_ifb_hook_dropped(t, &sent_again);
 	/* The redirect's verdict stands (TC_ACT_STOLEN): va's hook dropped nothing. */
 	expect_hook_drops(t, TSE_VA, 0, &drop_counted_twice, &drop_counted_twice);
-	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
-		   &tse_skipped, &tse_skipped);
-	tse_expect(t, "test packets vb received (veth rx_packets)",
-		   (long long)tse_moved(t, TSE_VB).rx, 0, &tse_skipped, &tse_skipped);
 	judge_sent_fields(t, TSE_HOOK_HEAD);
+}
+
+/*
+ * The same from a tcx link on va: its program redirects to ifb, whose
+ * clsact gate drops each packet. A tcx link anywhere makes every egress
+ * hook run the tcx programs, then the clsact filters, whose verdict is the
+ * hook's when the tcx programs give none.
+ */
+static int setup_egress_tcx_redirect_to_dropping_ifb(struct tse_test *t)
+{
+	return tse_attach_tcx(t, TSE_VA, t->net.skel->progs.tse_redirect_ifb_tcx);
+}
+
+static void judge_egress_tcx_redirect_to_dropping_ifb(struct tse_test *t)
+{
+	tse_expect_hook(t, "runs of va's tcx program per packet (BPF)", TSE_HOOK_REDIRECT,
+			TSE_FLOW_REDIRECTED, 1);
+	judge_ifb_hook_dropped(t, &tse_reclassified);
+	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's tcx");
 }
 
 /* Counters at prio 1 and 99 show how often the list was walked; between them, other ports. */

@@ -206,3 +206,7 @@ TSE_ROW(egress_redirect_to_dropping_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_MIRRED_U3
 	.prepare = prepare_egress_redirect_to_dropping_ifb,
 	.setup = setup_egress_redirect_to_dropping_ifb,
 	.judge = judge_egress_redirect_to_dropping_ifb)
+TSE_ROW(egress_tcx_redirect_to_dropping_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE | TSE_F_TCX,
+	TSE_UDP, .prepare = prepare_egress_redirect_to_dropping_ifb,
+	.setup = setup_egress_tcx_redirect_to_dropping_ifb,
+	.judge = judge_egress_tcx_redirect_to_dropping_ifb)
