@@ -478,6 +478,18 @@ int tse_resubmit_own_tcx(struct __sk_buff *skb)
 	return resubmit_own(skb);
 }
 
+/* Back to its own device every time: the kernel's transmit recursion limit ends the loop. */
+SEC("tc")
+int tse_redirect_self(struct __sk_buff *skb)
+{
+	enum tse_kind kind;
+	int sends = site_sends(skb, &kind);
+
+	if (sends < 0)
+		return TC_ACT_SHOT;
+	return sends ? bpf_redirect(skb->ifindex, 0) : TC_ACT_UNSPEC;
+}
+
 /* A copy to ifb; the fence's too, but not a copy of it that came back from ifb (skb_iif set). */
 SEC("tc")
 int tse_clone_to_ifb(struct __sk_buff *skb)
@@ -629,6 +641,25 @@ int tse_net_ctx_left(void *ctx)
 	if (!bpf_probe_read_kernel(&net_ctx, sizeof(net_ctx),
 				   (void *)(task + cfg.net_ctx_off)) && net_ctx)
 		__sync_fetch_and_add(&counters.net_ctx_left, 1);
+	return 0;
+}
+
+/* printk() runs in its caller's context: the test's process logged what it sees here. */
+SEC("raw_tp/console")
+int tse_count_xmit_limit_msgs(__u64 *ctx)
+{
+	char text[sizeof(TSE_XMIT_LIMIT_MSG)] = {};
+	int i;
+
+	if (bpf_get_current_pid_tgid() >> 32 != cfg.tgid)
+		return 0;
+	if (bpf_probe_read_kernel(text, sizeof(text) - 1, (void *)ctx[0]))
+		return 0;
+#pragma clang loop unroll(full)
+	for (i = 0; i < sizeof(text) - 1; i++)
+		if (text[i] != TSE_XMIT_LIMIT_MSG[i])
+			return 0;
+	__sync_fetch_and_add(&counters.xmit_limit_msgs, 1);
 	return 0;
 }
 

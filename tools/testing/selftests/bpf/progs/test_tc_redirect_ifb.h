@@ -7,6 +7,8 @@
 /* Test datagrams carry TSE_MAGIC; anything else on a hook, fences included, is background. */
 #define TSE_MAGIC	0x74736531	/* "tse1" */
 #define TSE_FENCE_MAGIC	0x74736566	/* "tsef" */
+/* The kernel's log line when bpf_redirect() meets the transmit recursion limit. */
+#define TSE_XMIT_LIMIT_MSG	"bpf: recursion limit reached"
 /* A datagram of the second flow inside the first's burst, until vi's split. */
 #define TSE_SPLIT_MAGIC	0x74736532	/* "tse2" */
 #define TSE_MAX_PKTS	64		/* sequence numbers per flow, power of 2 */
@@ -102,6 +104,7 @@ struct tse_counters {
 	__u32 max_in_ifb;	/* the most of them at once: ifb's largest batch */
 	__u32 iif_zero;		/* test packets that entered ifb with skb_iif 0 */
 	__u32 net_ctx_left;	/* the test's syscalls that returned with a bpf_net_context */
+	__u32 xmit_limit_msgs;	/* TSE_XMIT_LIMIT_MSG lines the test's process logged */
 	struct tse_fields fields[TSE_HOOKS][TSE_MAX_PKTS];
 };
 

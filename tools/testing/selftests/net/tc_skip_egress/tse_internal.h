@@ -33,6 +33,7 @@
 
 #define TSE_PKTS	5	/* test datagrams per flow, unless a scenario says */
 #define TSE_LOOP_LIMIT	8	/* entries into ifb before a packet counts as looping */
+#define TSE_XMIT_LIMIT	8	/* the kernel's XMIT_RECURSION_LIMIT, 6.1 to 7.3 */
 #define TSE_WAIT_MS	3000	/* how long a packet may take to reach an outcome */
 #define TSE_FENCE_MS	1000	/* how long the fence may take */
 #define TSE_STREAM_MS	20000	/* how long the TCP stream may take */
@@ -185,9 +186,11 @@ struct tse_net {
 	bool mirred_read;		/* va's egress mirred has TSE_MIRRED_INDEX */
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
+	bool to_xmit_limit;		/* va's program loops each packet to the kernel's limit */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];
 	struct bpf_link *net_ctx_link;	/* on sys_exit; NULL: the check is left out */
+	struct bpf_link *console_link;	/* on console: the process's log lines; NULL: none */
 };
 
 struct tse_cmd_queue {

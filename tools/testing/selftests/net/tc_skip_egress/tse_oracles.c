@@ -605,6 +605,30 @@ void tse_expect_stream(struct tse_test *t)
 		   &retransmitted);
 }
 
+static const struct tse_meaning xmit_limit_met = {
+	"xmit-limit",
+	"bpf_redirect() met the kernel's transmit recursion limit: a redirect loop that the kernel had to stop"
+};
+
+static const struct tse_meaning xmit_limit_unlogged = {
+	"unlogged",
+	"the kernel stopped bpf_redirect() loops at its transmit recursion limit without logging it"
+};
+
+/* Read from the test's own process (raw tracepoint console): parallel runs do not mix. */
+void tse_expect_xmit_limit_logged(struct tse_test *t)
+{
+	const char *what = "the test's kernel log lines \"" TSE_XMIT_LIMIT_MSG "\"";
+	long long n = bpf_counters(t)->xmit_limit_msgs;
+
+	if (!t->net.console_link)
+		return;
+	if (t->net.to_xmit_limit)
+		tse_expect_at_least(t, what, n, 1, &xmit_limit_unlogged);
+	else
+		tse_expect(t, what, n, 0, &xmit_limit_met, &xmit_limit_met);
+}
+
 void tse_kernel_log_start(struct tse_test *t)
 {
 	t->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -626,6 +650,12 @@ static bool is_warning(const char *line)
 	return false;
 }
 
+/* The bpf_redirect() limit's line: the test's own count judges it, or the scenario wants it. */
+static bool expected_elsewhere(struct tse_test *t, const char *line)
+{
+	return (t->net.console_link || t->net.to_xmit_limit) && strstr(line, TSE_XMIT_LIMIT_MSG);
+}
+
 void tse_kernel_log_check(struct tse_test *t)
 {
 	char rec[1024];
@@ -642,7 +672,7 @@ void tse_kernel_log_check(struct tse_test *t)
 			break;
 		rec[n] = '\0';
 		tse_chomp(rec);
-		if (!is_warning(rec))
+		if (!is_warning(rec) || expected_elsewhere(t, rec))
 			continue;
 		if (!warnings++)
 			snprintf(t->res->kernel_log, sizeof(t->res->kernel_log),

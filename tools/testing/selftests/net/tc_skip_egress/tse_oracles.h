@@ -76,6 +76,7 @@ void tse_expect_gso_once(struct tse_test *t);
 void tse_expect_batched(struct tse_test *t);
 void tse_expect_shaped(struct tse_test *t);
 void tse_expect_stream(struct tse_test *t);
+void tse_expect_xmit_limit_logged(struct tse_test *t);
 void tse_kernel_log_start(struct tse_test *t);
 void tse_kernel_log_check(struct tse_test *t);
 

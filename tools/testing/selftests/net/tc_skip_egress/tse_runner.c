@@ -104,6 +104,7 @@ void tse_exercise(struct tse_test *t)
 		tse_expect_sends_freed(t);
 		tse_expect_quiet(t);
 		tse_expect_net_ctx_cleared(t);
+		tse_expect_xmit_limit_logged(t);
 		tse_kernel_log_check(t);
 	}
 	t->res->seconds = seconds_since(&t->start);

@@ -482,6 +482,58 @@ static void judge_egress_tcx_redirect_to_dropping_ifb(struct tse_test *t)
 	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's tcx");
 }
 
+/*
+ * va's egress program bpf_redirect()s each test packet back to va: one
+ * more nested transmit each time. Past XMIT_RECURSION_LIMIT of them,
+ * __bpf_tx_skb() frees the packet and logs it; the loop breaker is above.
+ */
+static const struct tse_meaning xmit_limit_ignored = {
+	"xmit-limit-ignored",
+	"bpf_redirect() sent packets round more nested transmits than XMIT_RECURSION_LIMIT: __bpf_tx_skb() did not stop them"
+};
+
+static const struct tse_meaning xmit_limit_early = {
+	"xmit-limit-early",
+	"bpf_redirect() stopped packets before XMIT_RECURSION_LIMIT nested transmits"
+};
+
+static const struct tse_meaning sent_past_limit = {
+	"sent-past-limit",
+	"packets that bpf_redirect() looped to the kernel's transmit recursion limit left va after all"
+};
+
+static void prepare_egress_bpf_redirect_to_self(struct tse_test *t)
+{
+	t->net.breaker = TSE_HOOK_REDIRECT;
+	t->net.to_xmit_limit = true;
+}
+
+static int setup_egress_bpf_redirect_to_self(struct tse_test *t)
+{
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_redirect_self, 1);
+}
+
+static void judge_egress_bpf_redirect_to_self(struct tse_test *t)
+{
+	/* The first run, then one per redirect below the limit (recursion 0 to 8). */
+	tse_expect_each(t, "va egress program runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED), TSE_XMIT_LIMIT + 2,
+			&xmit_limit_ignored, &xmit_limit_early);
+	tse_expect_each(t, "packets the loop breaker dropped, above the kernel's limit (BPF)",
+			t->net.skel->bss->counters.looped[TSE_FLOW_REDIRECTED], 0,
+			&xmit_limit_ignored, &xmit_limit_ignored);
+	/* The kernel's drop, not the hook's: the hook's verdict was TC_ACT_REDIRECT. */
+	expect_hook_drops(t, TSE_VA, 0, &xmit_limit_ignored, &xmit_limit_ignored);
+	tse_expect(t, "packets va sent (tx_packets)", (long long)tse_moved(t, TSE_VA).tx, 0,
+		   &sent_past_limit, &sent_past_limit);
+	tse_expect(t, "packets vb received (veth rx_packets)", (long long)tse_moved(t, TSE_VB).rx,
+		   0, &sent_past_limit, &sent_past_limit);
+	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
+		   &tse_misredirected, &tse_misredirected);
+	/* The last run reads the breaker's count of the runs before it; skb_iif stays 0. */
+	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, TSE_XMIT_LIMIT + 1, "va's egress");
+}
+
 /* Counters at prio 1 and 99 show how often the list was walked; between them, other ports. */
 static int add_no_match_filters(struct tse_test *t)
 {

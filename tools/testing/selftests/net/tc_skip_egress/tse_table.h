@@ -210,3 +210,7 @@ TSE_ROW(egress_tcx_redirect_to_dropping_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE 
 	TSE_UDP, .prepare = prepare_egress_redirect_to_dropping_ifb,
 	.setup = setup_egress_tcx_redirect_to_dropping_ifb,
 	.judge = judge_egress_tcx_redirect_to_dropping_ifb)
+TSE_ROW(egress_bpf_redirect_to_self, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
+	.prepare = prepare_egress_bpf_redirect_to_self,
+	.setup = setup_egress_bpf_redirect_to_self,
+	.judge = judge_egress_bpf_redirect_to_self)

@@ -437,13 +437,19 @@ static __u32 net_ctx_offset(void)
 	return off;
 }
 
-/* Where the kernel cannot show the task's bpf_net_context, the check is left out. */
-static void watch_net_ctx(struct tse_test *t, struct tse_config *cfg)
+/*
+ * Raw tracepoint programs watch the test's process: its syscalls' exits (the task's
+ * bpf_net_context, from kernel BTF) and its log lines. Where the kernel cannot, those checks
+ * are left out.
+ */
+static void watch_process(struct tse_test *t, struct tse_config *cfg)
 {
-	struct bpf_program *prog = t->net.skel->progs.tse_net_ctx_left;
+	struct test_tc_redirect_ifb *skel = t->net.skel;
 	const char *why = NULL;
+	bool raw_tp;
 
-	if (libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL) != 1)
+	raw_tp = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL) == 1;
+	if (!raw_tp)
 		why = "the kernel runs no BPF on raw tracepoints (CONFIG_BPF_EVENTS)";
 	else
 		cfg->net_ctx_off = net_ctx_offset();
@@ -452,7 +458,8 @@ static void watch_net_ctx(struct tse_test *t, struct tse_config *cfg)
 	if (why)
 		tse_note(t, "bpf_net_context not checked: %s", why);
 	cfg->tgid = getpid();
-	bpf_program__set_autoload(prog, !why);
+	bpf_program__set_autoload(skel->progs.tse_net_ctx_left, !why);
+	bpf_program__set_autoload(skel->progs.tse_count_xmit_limit_msgs, raw_tp);
 }
 
 static int load_bpf(struct tse_test *t)
@@ -464,6 +471,9 @@ static int load_bpf(struct tse_test *t)
 		return tse_setup_error(t, "open BPF skeleton: %s", strerror(errno));
 	cfg = &t->net.skel->rodata->cfg;
 	cfg->loop_limit = t->net.breaker_drops ? 0 : TSE_LOOP_LIMIT;
+	/* Above the kernel's limit, which must stop the loop first. */
+	if (t->net.to_xmit_limit)
+		cfg->loop_limit = TSE_XMIT_LIMIT + 4;
 	cfg->breaker = t->net.breaker;
 	cfg->redirect_both = t->s->shape.aggregate;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
@@ -475,7 +485,7 @@ static int load_bpf(struct tse_test *t)
 	if (t->s->shape.split_burst)
 		inet_pton(t->family == TSE_V6 ? AF_INET6 : AF_INET, tse_addr(t, TSE_VB2),
 			  cfg->second_daddr);
-	watch_net_ctx(t, cfg);
+	watch_process(t, cfg);
 	if (test_tc_redirect_ifb__load(t->net.skel))
 		return tse_setup_error(t, "load BPF programs: %s", strerror(errno));
 	return 0;
@@ -949,22 +959,29 @@ int tse_topology_create(struct tse_test *t)
 	return 0;
 }
 
-static int attach_net_ctx_watch(struct tse_test *t)
+static int attach_watch(struct tse_test *t, struct bpf_program *prog, struct bpf_link **link,
+			const char *tracepoint)
 {
-	struct bpf_program *prog = t->net.skel->progs.tse_net_ctx_left;
-
 	if (!bpf_program__autoload(prog))
 		return 0;
-	t->net.net_ctx_link = bpf_program__attach(prog);
-	if (!t->net.net_ctx_link)
-		return tse_setup_error(t, "attach to the sys_exit raw tracepoint: %s",
+	*link = bpf_program__attach(prog);
+	if (!*link)
+		return tse_setup_error(t, "attach to the %s raw tracepoint: %s", tracepoint,
 				       strerror(errno));
 	return 0;
 }
 
+static int watch_process_attach(struct tse_test *t)
+{
+	return attach_watch(t, t->net.skel->progs.tse_net_ctx_left, &t->net.net_ctx_link,
+			    "sys_exit") ?:
+	       attach_watch(t, t->net.skel->progs.tse_count_xmit_limit_msgs,
+			    &t->net.console_link, "console");
+}
+
 int tse_topology_attach(struct tse_test *t)
 {
-	return attach_ifb_gates(t) ?: watch_router_input(t) ?: attach_net_ctx_watch(t);
+	return attach_ifb_gates(t) ?: watch_router_input(t) ?: watch_process_attach(t);
 }
 
 void tse_topology_destroy(struct tse_test *t)
@@ -974,6 +991,7 @@ void tse_topology_destroy(struct tse_test *t)
 	bpf_link__destroy(t->net.tcx_link[0]);
 	bpf_link__destroy(t->net.tcx_link[1]);
 	bpf_link__destroy(t->net.net_ctx_link);
+	bpf_link__destroy(t->net.console_link);
 	test_tc_redirect_ifb__destroy(t->net.skel);
 	for (ns = 0; ns < TSE_NSS; ns++) {
 		if (t->net.nl[ns] >= 0)

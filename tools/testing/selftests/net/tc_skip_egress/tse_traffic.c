@@ -365,6 +365,13 @@ static unsigned int sent_back(struct tse_test *t, const struct tse_devstats *now
 	return now[input].tx - t->stats.before[input].tx;
 }
 
+/* Its runs on va's egress reached the kernel's limit: the kernel dropped it, uncounted. */
+static bool stopped_at_xmit_limit(struct tse_test *t, int flow, int seq)
+{
+	return t->net.to_xmit_limit &&
+	       t->net.skel->bss->counters.seen[TSE_HOOK_REDIRECT][flow][seq] >= TSE_XMIT_LIMIT + 2;
+}
+
 /*
  * In a copy point ifb's drops are the copies': each datagram needs an outcome of its own too,
  * or the wait can end before it is delivered (as on a starved guest).
@@ -380,7 +387,8 @@ static unsigned int tse_outcomes(struct tse_test *t)
 		if (!t->traffic.sends[flow])
 			continue;
 		for (seq = 0; seq < t->pkts; seq++) {
-			done += t->traffic.delivered[flow][seq] || c->looped[flow][seq];
+			done += t->traffic.delivered[flow][seq] || c->looped[flow][seq] ||
+				stopped_at_xmit_limit(t, flow, seq);
 			copies += (t->traffic.delivered[flow][seq] > 1) + !!c->looped[flow][seq];
 		}
 	}
@@ -451,6 +459,45 @@ static int wait_fence(struct tse_test *t)
 	return 0;
 }
 
+/* net.core.message_cost: the seconds of each net_ratelimit() window, plus one. */
+static long long ratelimit_window_ms(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/message_cost", "r");
+	int cost = 5;
+
+	if (f) {
+		if (fscanf(f, "%d", &cost) != 1)
+			cost = 5;
+		fclose(f);
+	}
+	return (cost + 1) * 1000LL;
+}
+
+/*
+ * net_ratelimit()'s budget is the whole kernel's: where others spent it, the kernel logs
+ * nothing until its window ends. One more datagram, past the judged sequence numbers, loops
+ * to the limit each 100 ms until the test's process logs the line, for one window at most.
+ */
+static int wait_xmit_limit_logged(struct tse_test *t)
+{
+	struct tse_payload p[TSE_MAX_PKTS];
+	long long deadline = tse_now_ms() + ratelimit_window_ms();
+	const __u32 *logged = &t->net.skel->bss->counters.xmit_limit_msgs;
+
+	/* Nothing to log where the kernel did not stop the first packet. */
+	if (!t->net.console_link || !stopped_at_xmit_limit(t, TSE_FLOW_REDIRECTED, 0) ||
+	    t->pkts >= TSE_MAX_PKTS)
+		return 0;
+	fill_payloads(p, t->pkts + 1, TSE_MAGIC);
+	while (!*logged && tse_now_ms() < deadline) {
+		if (send_or_drop(t, t->traffic.tx_sock[TSE_FLOW_REDIRECTED], &p[t->pkts],
+				 sizeof(p[0])))
+			return -1;
+		receive_for(t, 100, deadline);
+	}
+	return 0;
+}
+
 static int run_datagrams(struct tse_test *t)
 {
 	int flow;
@@ -462,7 +509,7 @@ static int run_datagrams(struct tse_test *t)
 			return -1;
 	}
 	wait_outcomes(t);
-	if (wait_fence(t))
+	if (wait_fence(t) || wait_xmit_limit_logged(t))
 		return -1;
 	wait_freed(t);
 	/* The fence went out of va after every test packet, and arrived. */
