@@ -236,6 +236,8 @@ static __always_inline enum tse_kind count(struct __sk_buff *skb,
 	if (kind == TSE_KIND_UDP) {
 		__sync_fetch_and_add(seen(hook, pkt), 1);
 		keep_fields(skb, hook, pkt);
+		if (cfg.timed && skb->tstamp)
+			__sync_fetch_and_add(&counters.timed[hook], 1);
 	} else if (kind == TSE_KIND_TCP) {
 		__sync_fetch_and_add(&counters.tcp.skbs[hook], 1);
 		__sync_fetch_and_add(&counters.tcp.segs[hook],

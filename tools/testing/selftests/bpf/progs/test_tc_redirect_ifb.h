@@ -54,6 +54,7 @@ struct tse_config {
 	__u8 second_daddr[16];	/* vb2's address: where vi's split sends the second flow */
 	__u32 tgid;		/* the test's process, whose syscalls are watched */
 	__u32 net_ctx_off;	/* offset of task_struct's bpf_net_context (kernel BTF) */
+	__u8 timed;		/* the datagrams carry a delivery time: count it */
 };
 
 struct tse_tcp_counters {
@@ -105,6 +106,7 @@ struct tse_counters {
 	__u32 iif_zero;		/* test packets that entered ifb with skb_iif 0 */
 	__u32 net_ctx_left;	/* the test's syscalls that returned with a bpf_net_context */
 	__u32 xmit_limit_msgs;	/* TSE_XMIT_LIMIT_MSG lines the test's process logged */
+	__u32 timed[TSE_HOOKS];	/* test datagrams with a time (skb->tstamp), if cfg.timed */
 	struct tse_fields fields[TSE_HOOKS][TSE_MAX_PKTS];
 };
 

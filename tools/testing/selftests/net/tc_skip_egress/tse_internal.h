@@ -118,6 +118,7 @@ struct tse_shape {
 enum tse_traffic {
 	TSE_UDP,		/* datagrams one at a time */
 	TSE_UDP_BURST,		/* one UDP GSO send: the datagrams in a burst */
+	TSE_UDP_TIMED,		/* datagrams one at a time, each with a delivery time */
 	TSE_TCP_STREAM,		/* TSE_STREAM_BYTES over one TCP connection */
 };
 

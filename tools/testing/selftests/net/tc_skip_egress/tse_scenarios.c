@@ -836,6 +836,31 @@ static void judge_bpf_redirect_to_veth(struct tse_test *t)
 	judge_to_veth(t, TSE_HOOK_REDIRECT, "va egress bpf_redirect program runs per packet", 0);
 }
 
+/*
+ * Each datagram carries a delivery time on CLOCK_REALTIME (SCM_TXTIME),
+ * which __bpf_tx_skb() clears: the next device may not read it as its own.
+ */
+static const struct tse_meaning not_timed = {
+	"not-timed",
+	"the datagrams reached va's egress without their delivery time: the test did not exercise what it is for"
+};
+
+static const struct tse_meaning tstamp_kept = {
+	"tstamp-kept",
+	"bpf_redirect() kept the packets' delivery time on CLOCK_REALTIME: __bpf_tx_skb() did not clear it (skb_clear_tstamp())"
+};
+
+static void judge_bpf_redirect_timed_to_veth(struct tse_test *t)
+{
+	const __u32 *timed = t->net.skel->bss->counters.timed;
+
+	judge_bpf_redirect_to_veth(t);
+	tse_expect(t, "test packets with a delivery time at va's egress (BPF, skb->tstamp)",
+		   timed[TSE_HOOK_REDIRECT], t->pkts, &not_timed, &not_timed);
+	tse_expect(t, "test packets with a time at va2's egress, after bpf_redirect() (BPF)",
+		   timed[TSE_HOOK_TARGET], 0, &tstamp_kept, &tstamp_kept);
+}
+
 static void judge_mirred_to_veth(struct tse_test *t)
 {
 	judge_to_veth(t, TSE_HOOK_HEAD, "va egress classifier runs per packet (BPF)",

@@ -172,6 +172,9 @@ TSE_ROW(stacked_bond_with_clsact_below,
 TSE_ROW(bpf_redirect_to_veth, { .ifb_ns = TSE_NS_SENDER, .target = true },
 	TSE_F_BASE, TSE_UDP,
 	.setup = setup_bpf_redirect_to_veth, .judge = judge_bpf_redirect_to_veth)
+TSE_ROW(bpf_redirect_timed_to_veth, { .ifb_ns = TSE_NS_SENDER, .target = true },
+	TSE_F_BASE, TSE_UDP_TIMED,
+	.setup = setup_bpf_redirect_to_veth, .judge = judge_bpf_redirect_timed_to_veth)
 TSE_ROW(tcx_redirect_to_veth, { .ifb_ns = TSE_NS_SENDER, .target = true },
 	TSE_F_TCX, TSE_UDP,
 	.setup = setup_tcx_redirect_to_veth, .judge = judge_bpf_redirect_to_veth)

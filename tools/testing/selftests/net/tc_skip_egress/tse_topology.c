@@ -476,6 +476,7 @@ static int load_bpf(struct tse_test *t)
 		cfg->loop_limit = TSE_XMIT_LIMIT + 4;
 	cfg->breaker = t->net.breaker;
 	cfg->redirect_both = t->s->shape.aggregate;
+	cfg->timed = t->s->traffic == TSE_UDP_TIMED;
 	cfg->port[TSE_FLOW_REDIRECTED] = TSE_PORT;
 	cfg->port[TSE_FLOW_SECOND] = TSE_PORT + 1;
 	cfg->tcp_port = TSE_TCP_PORT;

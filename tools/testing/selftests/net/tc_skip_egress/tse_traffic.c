@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/net_tstamp.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -162,6 +163,16 @@ static enum tse_ns sender_ns(struct tse_test *t)
 	return t->s->shape.forwarded ? TSE_NS_ORIGIN : TSE_NS_SENDER;
 }
 
+/* CLOCK_REALTIME: a delivery time that a redirect clears (skb_clear_tstamp()). */
+static int timed_socket(struct tse_test *t, int fd)
+{
+	struct sock_txtime txtime = { .clockid = CLOCK_REALTIME };
+
+	if (setsockopt(fd, SOL_SOCKET, SO_TXTIME, &txtime, sizeof(txtime)))
+		return tse_setup_error(t, "SO_TXTIME: %s", strerror(errno));
+	return 0;
+}
+
 int tse_traffic_open(struct tse_test *t)
 {
 	int flow, type = SOCK_DGRAM, port = TSE_PORT;
@@ -185,6 +196,8 @@ int tse_traffic_open(struct tse_test *t)
 		t->traffic.tx_sock[flow] = tse_socket(t, sender_ns(t), type, port + flow);
 		if (t->traffic.tx_sock[flow] < 0)
 			return tse_setup_error(t, "sender socket: %s", strerror(errno));
+		if (t->s->traffic == TSE_UDP_TIMED && timed_socket(t, t->traffic.tx_sock[flow]))
+			return -1;
 	}
 	return 0;
 }
@@ -254,15 +267,46 @@ static int send_or_drop(struct tse_test *t, int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/* The datagram's delivery time (SCM_TXTIME) is now: it only has to be there. */
+static int send_timed(struct tse_test *t, int fd, void *buf, size_t len)
+{
+	char control[CMSG_SPACE(sizeof(__u64))] = {};
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control,
+		.msg_controllen = sizeof(control),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	struct timespec now;
+	__u64 txtime;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	txtime = now.tv_sec * 1000000000ULL + now.tv_nsec;
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_TXTIME;
+	cm->cmsg_len = CMSG_LEN(sizeof(txtime));
+	memcpy(CMSG_DATA(cm), &txtime, sizeof(txtime));
+	if (sendmsg(fd, &msg, 0) < 0 && errno != ENOBUFS)
+		return tse_setup_error(t, "sendmsg with SCM_TXTIME: %s", strerror(errno));
+	return 0;
+}
+
 static int send_flow(struct tse_test *t, enum tse_flow flow)
 {
 	struct tse_payload p[TSE_MAX_PKTS];
-	int seq;
+	int fd = t->traffic.tx_sock[flow];
+	int seq, err;
 
 	fill_payloads(p, t->pkts, TSE_MAGIC);
-	for (seq = 0; seq < t->pkts; seq++)
-		if (send_or_drop(t, t->traffic.tx_sock[flow], &p[seq], sizeof(p[seq])))
+	for (seq = 0; seq < t->pkts; seq++) {
+		err = t->s->traffic == TSE_UDP_TIMED ?
+		      send_timed(t, fd, &p[seq], sizeof(p[seq])) :
+		      send_or_drop(t, fd, &p[seq], sizeof(p[seq]));
+		if (err)
 			return -1;
+	}
 	return 0;
 }
 
