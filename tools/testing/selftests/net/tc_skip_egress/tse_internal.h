@@ -33,7 +33,7 @@
 
 #define TSE_PKTS	5	/* test datagrams per flow, unless a scenario says */
 #define TSE_LOOP_LIMIT	8	/* entries into ifb before a packet counts as looping */
-#define TSE_XMIT_LIMIT	8	/* the kernel's XMIT_RECURSION_LIMIT, 6.1 to 7.3 */
+#define TSE_XMIT_LIMIT	8	/* the kernel's XMIT_RECURSION_LIMIT (linux/netdevice.h) */
 #define TSE_WAIT_MS	3000	/* how long a packet may take to reach an outcome */
 #define TSE_FENCE_MS	1000	/* how long the fence may take */
 #define TSE_STREAM_MS	20000	/* how long the TCP stream may take */
