@@ -248,8 +248,9 @@ docs_library_files()
 
 # docs_functions FILE...: one line per function FILE... names in
 # backquotes, `tse_NAME()` or `NAME_rule()` (NAME in lower case: upper
-# case is a placeholder), that the library does not define: no line of its sources that starts with code (a definition, a
-# prototype, a #define) has NAME( on it.
+# case is a placeholder), or rule table, `NAME_rules`, that the library
+# does not define: no line of its sources that starts with code (a
+# definition, a prototype, a #define) has NAME( or NAME[ on it.
 docs_functions()
 {
 	local defined
@@ -258,7 +259,7 @@ docs_functions()
 	docs_library_files | xargs awk '
 	/^[A-Za-z_#]/ {
 		s = $0
-		while (match(s, /[A-Za-z_][A-Za-z0-9_]*\(/)) {
+		while (match(s, /[A-Za-z_][A-Za-z0-9_]*[(\[]/)) {
 			print substr(s, RSTART, RLENGTH - 1)
 			s = substr(s, RSTART + RLENGTH)
 		}
@@ -279,6 +280,14 @@ docs_functions()
 				s = substr(s, RSTART + RLENGTH)
 				if (!(f in fn))
 					print where() ": `" f "()`: no such function in the library"
+			}
+			s = " " p[i] " "
+			while (match(s, /[^A-Za-z0-9_][a-z0-9_]+_rules(\[\])?[^A-Za-z0-9_(]/)) {
+				f = substr(s, RSTART + 1, RLENGTH - 2)
+				sub(/\[\]$/, "", f)
+				s = substr(s, RSTART + RLENGTH - 1)
+				if (!(f in fn))
+					print where() ": `" f "`: no such rule table in the library"
 			}
 		}
 	}' "$defined" "$@"
@@ -402,7 +411,7 @@ docs_refs()
 		"the docs name make targets that do not exist" "$@"
 	docs_result docs_markers "every generated-table or count comment in the docs is a marker make docs reads" \
 		"the docs have generated-table or count comments make docs does not read" "$@"
-	docs_result docs_functions "every tse_*() and *_rule() function the docs name is the library's" \
+	docs_result docs_functions "every tse_*() and *_rule() function and *_rules table the docs name is the library's" \
 		"the docs name functions the library does not have" "$@"
 	docs_result docs_files "every file of the project the docs name is in the repository" \
 		"the docs name files the repository does not have" "$@"

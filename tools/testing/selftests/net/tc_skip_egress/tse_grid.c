@@ -336,300 +336,374 @@ struct tse_rule {
 	const struct tse_meaning *more;		/* the same */
 };
 
-static const char *const once_per_hook =
-	"an egress hook classifies a packet once: the hook skips what ifb marked and re-injects";
-static const char *const stock_twice =
-	"stock: egress hooks classify packets ifb re-injects again";
-static const char *const stock_iif =
-	"stock: bpf_redirect() leaves skb_iif 0 and ifb drops the packet";
-static const char *const root_twice =
-	"a root qdisc classifies before ifb and after; the mark skips the redirect's actions";
-static const char *const second_stage_twice =
-	"the root qdisc classifies before the second ifb and after; the mark skips its redirect";
-static const char *const after_ifb =
-	"only the packet ifb re-injected reaches the root qdisc, once";
-static const char *const actions_once = "actions run once per packet";
-static const char *const not_reached =
-	"the redirecting filter matches first, and returns its class: the second is never reached";
-static const char *const chosen_class = "the packet leaves by the class its filter chose";
-static const char *const mark_gone =
-	"the mark is gone after the first hook or action it meets: later hooks classify once";
-static const char *const delivered_once = "each packet is delivered once, by its own device";
-static const char *const no_loop = "no packet loops";
-static const char *const ifb_keeps = "ifb returns every packet it gets";
-static const char *const enters_once = "each packet enters ifb once";
-static const char *const mirror_dropped =
-	"ifb drops a copy mirred mirrored: a mirror does not mark it redirected";
-static const char *const clone_dropped =
-	"ifb drops a copy bpf_clone_redirect() made: its skb_iif is 0 (the fix keeps it so)";
-static const char *const original_once =
-	"the packet itself goes its way once: only its copy went to ifb";
-static const char *const lower_twice =
-	"va's root qdisc classifies before ifb and after; the mark skips its redirect then";
-static const char *const enters_per_device =
-	"each packet enters ifb once from each device that redirects it: the upper one and va";
-static const char *const flooded_once =
-	"the bridge floods each packet it sends to both its ports once, after ifb";
-static const char *const by_route =
-	"a forwarded packet leaves by the device its route names, never by its input device vi";
-static const char *const clone_back =
-	"ifb returns a bpf_clone_redirect() copy to the packet's own skb_iif, its input device vi";
-
-static struct tse_rule copy_rule(const struct tse_point *p, enum tse_obs o)
+static bool has_egress_hook(const struct tse_point *p)
 {
-	switch (o) {
-	case OBS_IFB_DROPPED:
-		/* A forwarded packet's BPF copy has an input device to go back to. */
-		if (forwarded(p) && bpf_site(p))
-			return (struct tse_rule){ 0, clone_back };
-		return (struct tse_rule){ 1 + p->aggregate,
-					  bpf_site(p) ? clone_dropped : mirror_dropped,
-					  &tse_duplicated };
-	case OBS_BACK:
-		if (!forwarded(p) || !bpf_site(p))
-			break;
-		return (struct tse_rule){ 1 + p->aggregate, clone_back, &tse_duplicated };
-	case OBS_ROOT:
-		if (two_stages(p))
-			break;
-		return (struct tse_rule){ 1, original_once };
-	default:
-		break;
-	}
-	return (struct tse_rule){ 0, NULL };
+	return p->site != TSE_SITE_ROOT;
 }
+
+static bool has_upper(const struct tse_point *p)
+{
+	return p->upper != TSE_UPPER_NONE;
+}
+
+static bool has_gate(const struct tse_point *p)
+{
+	return !p->solo;
+}
+
+static bool has_second_gate(const struct tse_point *p)
+{
+	return !p->solo && two_stages(p);
+}
+
+static bool aggregates(const struct tse_point *p)
+{
+	return p->aggregate;
+}
+
+/* An observer: what it counts, at which points, and the words a count over or under gives. */
+struct tse_observer {
+	const char *key;
+	const char *what;
+	bool (*applies)(const struct tse_point *p);	/* NULL: at every point */
+	const struct tse_meaning *more, *less;
+};
+
+static const struct tse_observer observers[OBS_COUNT] = {
+	[OBS_LOOPED] = { "looped", "packets stopped by the loop breaker",
+			 NULL, &tse_looped, &tse_looped },
+	[OBS_IFB_DROPPED] = { "ifb-dropped", "packets ifb dropped (rx_dropped + tx_dropped)",
+			      NULL, &tse_dropped_by_ifb, &tse_dropped_by_ifb },
+	[OBS_HOOK] = { "hook", "runs of the egress hook's first program per packet (BPF)",
+		       has_egress_hook, &tse_reclassified, &tse_skipped },
+	[OBS_CLSACT] = { "clsact", "test packets the clsact qdisc counted",
+			 has_clsact, &tse_reclassified, &tse_skipped },
+	[OBS_ROOT] = { "root", "runs of the root qdisc's first filter per packet (BPF)",
+		       NULL, &tse_reclassified, &tse_skipped },
+	[OBS_CLASS] = { "class", "packets class 1:3 (the filter's) sent, fences aside",
+			NULL, &tse_duplicated, &tse_misclassified },
+	[OBS_DEFAULT_CLASS] = { "default-class", "packets default class 1:2 sent",
+				NULL, &tse_misclassified, &tse_misclassified },
+	[OBS_MIRROR] = { "root-mirror",
+			 "copies of each packet the second root filter mirrored (BPF)",
+			 mirrors, &tse_actions_repeated, &tse_actions_skipped },
+	[OBS_ROOT_GACT] = { "root-gact", "packets the second root filter's gact counted",
+			    NULL, &tse_actions_repeated, &tse_actions_skipped },
+	[OBS_LOWER] = { "lower", "runs of va's root qdisc counter, below the upper device (BPF)",
+			has_upper, &tse_duplicated, &tse_not_delivered },
+	[OBS_FLOOD] = { "flood", "copies of each packet the bridge flooded to vc, at vd (BPF)",
+			floods, &tse_duplicated, &tse_not_delivered },
+	[OBS_PEER] = { "peer", "runs of vb's ingress counter per packet (BPF)",
+		       NULL, &tse_reclassified, &tse_skipped },
+	[OBS_PEER_GACT] = { "peer-gact", "packets vb's ingress u32 + gact counted, fences aside",
+			    peer_u32_matches, &tse_reclassified, &tse_skipped },
+	[OBS_TAP] = { "tap", "copies a packet socket on the device saw leave per packet",
+		      NULL, &tse_duplicated, &tse_not_delivered },
+	[OBS_IFB_GATE] = { "ifb-gate", "entries into ifb per packet (BPF on its egress)",
+			   has_gate, &tse_looped, &tse_not_redirected },
+	[OBS_IFB_RX] = { "ifb-rx", "test packets ifb received (rx_packets), fences aside",
+			 NULL, &tse_looped, &tse_not_redirected },
+	[OBS_IFB2_GATE] = { "ifb2-gate",
+			    "entries into the second ifb per packet (BPF on its egress)",
+			    has_second_gate, &tse_looped, &tse_not_redirected },
+	[OBS_IFB2_RX] = { "ifb2-rx", "test packets the second ifb received, fences aside",
+			  two_stages, &tse_looped, &tse_not_redirected },
+	[OBS_IFB2_DROPPED] = { "ifb2-dropped", "packets the second ifb dropped",
+			       two_stages, &tse_dropped_by_ifb, &tse_dropped_by_ifb },
+	[OBS_DELIVERED] = { "delivered", "copies the receiver got per packet",
+			    NULL, &tse_duplicated, &tse_not_delivered },
+	[OBS_PEER_RX] = { "peer-rx", "packets vb received (veth rx_packets), fences aside",
+			  NULL, &tse_wrong_device, &tse_not_delivered },
+	[OBS_AGG_SITE] = { "aggregate-hook", "runs of va2's egress hook program per packet (BPF)",
+			   aggregates, &tse_reclassified, &tse_skipped },
+	[OBS_AGG_CLSACT] = { "aggregate-clsact", "packets of its flow va2's clsact qdisc counted",
+			     aggregates, &tse_reclassified, &tse_skipped },
+	[OBS_AGG_ROOT] = { "aggregate-root",
+			   "runs of va2's root qdisc first filter per packet (BPF)",
+			   aggregates, &tse_reclassified, &tse_skipped },
+	[OBS_AGG_RX] = { "aggregate-rx", "packets vb2 received (veth rx_packets)",
+			 aggregates, &tse_duplicated, &tse_wrong_device },
+	[OBS_AGG_DELIVERED] = { "aggregate-delivered", "copies vb2's receiver got per packet",
+				aggregates, &tse_duplicated, &tse_wrong_device },
+	[OBS_TARGET] = { "target",
+			 "runs of the egress program of va2, or of vi in a hairpin, per packet (BPF)",
+			 sent_away, &tse_reclassified, &tse_skipped },
+	[OBS_TARGET_RX] = { "target-rx", "packets vb2 received (veth rx_packets), fences aside",
+			    plain_target, &tse_duplicated, &tse_not_redirected },
+	[OBS_BACK] = { "back", "packets the sender sent back out of its input device vi (tx)",
+		       forwarded, &tse_wrong_device, &tse_not_delivered },
+	[OBS_CROSSED] = { "crossed",
+			  "packets of va2's flow vb's ingress counter saw, per packet (BPF)",
+			  aggregates, &tse_wrong_home, &tse_wrong_home },
+	[OBS_SPLIT] = { "split",
+			"datagrams of either flow vi's ingress program saw, per packet (BPF)",
+			batch, &tse_duplicated, &tse_not_delivered },
+};
+
+static const char once_per_hook[] =
+	"an egress hook classifies a packet once: the hook skips what ifb marked and re-injects";
+static const char stock_twice[] =
+	"stock: egress hooks classify packets ifb re-injects again";
+static const char stock_iif[] =
+	"stock: bpf_redirect() leaves skb_iif 0 and ifb drops the packet";
+static const char root_twice[] =
+	"a root qdisc classifies before ifb and after; the mark skips the redirect's actions";
+static const char second_stage_twice[] =
+	"the root qdisc classifies before the second ifb and after; the mark skips its redirect";
+static const char after_ifb[] =
+	"only the packet ifb re-injected reaches the root qdisc, once";
+static const char actions_once[] = "actions run once per packet";
+static const char not_reached[] =
+	"the redirecting filter matches first, and returns its class: the second is never reached";
+static const char chosen_class[] = "the packet leaves by the class its filter chose";
+static const char mark_gone[] =
+	"the mark is gone after the first hook or action it meets: later hooks classify once";
+static const char delivered_once[] = "each packet is delivered once, by its own device";
+static const char no_loop[] = "no packet loops";
+static const char ifb_keeps[] = "ifb returns every packet it gets";
+static const char enters_once[] = "each packet enters ifb once";
+static const char mirror_dropped[] =
+	"ifb drops a copy mirred mirrored: a mirror does not mark it redirected";
+static const char clone_dropped[] =
+	"ifb drops a copy bpf_clone_redirect() made: its skb_iif is 0 (the fix keeps it so)";
+static const char original_once[] =
+	"the packet itself goes its way once: only its copy went to ifb";
+static const char lower_twice[] =
+	"va's root qdisc classifies before ifb and after; the mark skips its redirect then";
+static const char enters_per_device[] =
+	"each packet enters ifb once from each device that redirects it: the upper one and va";
+static const char flooded_once[] =
+	"the bridge floods each packet it sends to both its ports once, after ifb";
+static const char by_route[] =
+	"a forwarded packet leaves by the device its route names, never by its input device vi";
+static const char clone_back[] =
+	"ifb returns a bpf_clone_redirect() copy to the packet's own skb_iif, its input device vi";
+static const char plain_hook_once[] =
+	"the hook classifies the packet once: it sends it to another device, never to return";
+static const char plain_root_once[] =
+	"the root qdisc classifies the packet once: its filter sends it to another device";
+static const char plain_away[] =
+	"the site sends the packet to va2: it never reaches the site's queue, va below, ifb or vb";
+static const char plain_target_once[] =
+	"the plain device's egress classifies the packet once: nothing marks it, nothing skips it";
+static const char plain_delivered[] =
+	"the packet leaves by the plain device once, and its peer, vb2, takes it for the receiver";
+static const char plain_no_ifb[] = "nothing reaches ifb";
+static const char hairpin_away[] =
+	"the site sends the packet back out of vi: it never reaches its queue, ifb or vb";
+static const char hairpin_back[] =
+	"the site's redirect sends each forwarded packet back out of vi, the device it came in by";
+static const char hairpin_target_once[] =
+	"vi's egress classifies the packet once: nothing marks it, nothing skips it";
+static const char own_twice[] =
+	"the program sees the packet it resubmitted: no ifb re-injected it, so no hook skips it";
+static const char own_root_once[] =
+	"the root qdisc classifies the resubmitted packet once";
+static const char own_no_ifb[] = "the packet goes back to its own device: nothing reaches ifb";
+static const char own_from_below[] =
+	"each packet enters ifb once, from va below: the site sends it back to its own device";
+static const char split_once[] =
+	"vi's ingress program sees each datagram of the burst once, the second flow's too";
+static const char own_home[] =
+	"ifb returns each packet to the device that sent it: none of va2's reaches vb";
 
 /* va2's observers show what the first device's do. */
 static enum tse_obs twin(enum tse_obs o)
 {
-	if (o == OBS_AGG_CLSACT)
+	switch (o) {
+	case OBS_AGG_SITE:
+		return OBS_HOOK;
+	case OBS_AGG_CLSACT:
 		return OBS_CLSACT;
-	return o == OBS_AGG_SITE ? OBS_HOOK : OBS_ROOT;
-}
-
-static struct tse_rule ifb_rule(const struct tse_point *p, enum tse_obs o)
-{
-	struct tse_rule copy = copies(p) ? copy_rule(p, o) : (struct tse_rule){ 0 };
-	bool root = root_redirects(p);
-
-	if (copy.why)
-		return copy;
-	switch (o) {
-	case OBS_LOOPED:
-		return (struct tse_rule){ 0, no_loop };
-	case OBS_IFB_DROPPED:
-		return (struct tse_rule){ 0, ifb_keeps };
-	case OBS_HOOK:
-	case OBS_CLSACT:
-		if (p->site == TSE_SITE_ROOT ||
-		    (o == OBS_CLSACT && !has_clsact(p)))
-			return (struct tse_rule){ -1 };
-		return (struct tse_rule){ 1, once_per_hook };
-	case OBS_ROOT:
-		if (root)
-			return (struct tse_rule){ 2, root_site(p) ? root_twice :
-							      second_stage_twice };
-		return (struct tse_rule){ 1, after_ifb };
-	case OBS_AGG_SITE:
 	case OBS_AGG_ROOT:
-	case OBS_AGG_CLSACT:
-		if (!p->aggregate)
-			return (struct tse_rule){ -1 };
-		return ifb_rule(p, twin(o));
-	case OBS_MIRROR:
-	case OBS_ROOT_GACT:
-		if (o == OBS_MIRROR && !mirrors(p))
-			return (struct tse_rule){ -1 };
-		return root ? (struct tse_rule){ 0, not_reached } :
-			      (struct tse_rule){ 1, actions_once };
-	case OBS_DEFAULT_CLASS:
-		return (struct tse_rule){ 0, chosen_class };
-	case OBS_CLASS:
-		return (struct tse_rule){ 1, chosen_class };
-	case OBS_LOWER:
-		if (!p->upper)
-			return (struct tse_rule){ -1 };
-		if (lower_stage(p))
-			return (struct tse_rule){ 2, lower_twice };
-		return (struct tse_rule){ 1, mark_gone };
-	case OBS_FLOOD:
-		if (!floods(p))
-			return (struct tse_rule){ -1 };
-		return (struct tse_rule){ 1, flooded_once };
-	case OBS_PEER_GACT:
-		if (!peer_u32_matches(p))
-			return (struct tse_rule){ -1 };
-		return (struct tse_rule){ 1, mark_gone };
-	case OBS_PEER:
-	case OBS_TAP:
-		return (struct tse_rule){ 1, mark_gone };
-	case OBS_IFB_GATE:
-		if (p->solo)
-			return (struct tse_rule){ -1 };
-		if (lower_stage(p))
-			return (struct tse_rule){ 2, enters_per_device };
-		return (struct tse_rule){ 1, enters_once };
-	case OBS_IFB_RX:
-		if (lower_stage(p))
-			return (struct tse_rule){ 2 + p->aggregate, enters_per_device };
-		return (struct tse_rule){ 1 + p->aggregate, enters_once };
-	case OBS_IFB2_GATE:
-	case OBS_IFB2_RX:
-	case OBS_IFB2_DROPPED:
-		if (!two_stages(p) || (o == OBS_IFB2_GATE && p->solo))
-			return (struct tse_rule){ -1 };
-		if (o == OBS_IFB2_DROPPED)
-			return (struct tse_rule){ 0, ifb_keeps };
-		return (struct tse_rule){ o == OBS_IFB2_RX ? 1 + p->aggregate : 1, enters_once };
-	case OBS_AGG_RX:
-	case OBS_AGG_DELIVERED:
-		if (!p->aggregate)
-			return (struct tse_rule){ -1 };
-		return (struct tse_rule){ 1, delivered_once };
-	case OBS_TARGET:
-		return (struct tse_rule){ sent_away(p) ? 1 : -1, delivered_once };
-	case OBS_TARGET_RX:
-		return (struct tse_rule){ plain_target(p) ? 1 : -1, delivered_once };
-	case OBS_BACK:
-		return (struct tse_rule){ forwarded(p) ? 0 : -1, by_route };
+		return OBS_ROOT;
 	default:
-		return (struct tse_rule){ 1, delivered_once };
+		return o;
 	}
 }
 
-static const char *const plain_hook_once =
-	"the hook classifies the packet once: it sends it to another device, never to return";
-static const char *const plain_root_once =
-	"the root qdisc classifies the packet once: its filter sends it to another device";
-static const char *const plain_away =
-	"the site sends the packet to va2: it never reaches the site's queue, va below, ifb or vb";
-static const char *const plain_target_once =
-	"the plain device's egress classifies the packet once: nothing marks it, nothing skips it";
-static const char *const plain_delivered =
-	"the packet leaves by the plain device once, and its peer, vb2, takes it for the receiver";
-static const char *const plain_no_ifb = "nothing reaches ifb";
-
-static struct tse_rule plain_rule(const struct tse_point *p, enum tse_obs o)
+/* An observer counts only what its point builds; va2's, only where the first device's does. */
+static bool applies(const struct tse_point *p, enum tse_obs o)
 {
-	switch (o) {
-	case OBS_LOOPED:
-		return (struct tse_rule){ 0, no_loop };
-	case OBS_IFB_DROPPED:
-		return (struct tse_rule){ 0, plain_no_ifb };
-	case OBS_HOOK:
-	case OBS_CLSACT:
-		return (struct tse_rule){ 1, plain_hook_once };
-	case OBS_ROOT:
-		if (root_site(p))
-			return (struct tse_rule){ 1, plain_root_once };
-		return (struct tse_rule){ 0, plain_away };
-	case OBS_TARGET:
-		return (struct tse_rule){ 1, plain_target_once };
-	case OBS_TARGET_RX:
-	case OBS_DELIVERED:
-		return (struct tse_rule){ 1, plain_delivered };
-	case OBS_BACK:
-		return (struct tse_rule){ 0, by_route };
-	default:
-		return (struct tse_rule){ 0, plain_away };
-	}
+	bool (*at)(const struct tse_point *p) = observers[o].applies;
+
+	if (at && !at(p))
+		return false;
+	return twin(o) == o || applies(p, twin(o));
 }
 
-static const char *const hairpin_away =
-	"the site sends the packet back out of vi: it never reaches its queue, ifb or vb";
-static const char *const hairpin_back =
-	"the site's redirect sends each forwarded packet back out of vi, the device it came in by";
-static const char *const hairpin_target_once =
-	"vi's egress classifies the packet once: nothing marks it, nothing skips it";
+/*
+ * One rule of the model: at a point where @when holds (NULL: at every point), observer @obs
+ * counts @value per packet, one more with aggregate if @per_flow, for the reason @why. The
+ * first row of a point's tables that names the observer, or OBS_ANY, gives its rule.
+ */
+#define OBS_ANY	OBS_COUNT
 
-/* As plain_rule(), but out of vi, where only the back observer counts it (va2's too). */
-static struct tse_rule hairpin_rule(const struct tse_point *p, enum tse_obs o)
+struct rule_row {
+	enum tse_obs obs;
+	bool (*when)(const struct tse_point *p);
+	int value;
+	const char *why;
+	bool per_flow;
+	const struct tse_meaning *fewer, *more;
+};
+
+static bool bpf_copy(const struct tse_point *p)
 {
-	switch (o) {
-	case OBS_BACK:
-		return (struct tse_rule){ 1 + p->aggregate, hairpin_back, &tse_not_hairpinned,
-					  &tse_duplicated };
-	case OBS_AGG_SITE:
-	case OBS_AGG_CLSACT:
-	case OBS_AGG_ROOT:
-		return hairpin_rule(p, twin(o));
-	case OBS_TARGET:
-		return (struct tse_rule){ 1, hairpin_target_once };
-	case OBS_HOOK:
-	case OBS_CLSACT:
-	case OBS_ROOT:
-	case OBS_LOOPED:
-	case OBS_IFB_DROPPED:
-		return plain_rule(p, o);
-	default:
-		return (struct tse_rule){ 0, hairpin_away };
-	}
+	return copies(p) && bpf_site(p);
 }
 
-static const char *const own_twice =
-	"the program sees the packet it resubmitted: no ifb re-injected it, so no hook skips it";
-static const char *const own_root_once =
-	"the root qdisc classifies the resubmitted packet once";
-static const char *const own_no_ifb = "the packet goes back to its own device: nothing reaches ifb";
-static const char *const own_from_below =
-	"each packet enters ifb once, from va below: the site sends it back to its own device";
-
-static bool counts_site_hook(enum tse_obs o)
+/* A forwarded packet's BPF copy has an input device to go back to. */
+static bool forwarded_bpf_copy(const struct tse_point *p)
 {
-	return o == OBS_HOOK || o == OBS_CLSACT || o == OBS_AGG_SITE || o == OBS_AGG_CLSACT;
+	return bpf_copy(p) && forwarded(p);
 }
 
-static struct tse_rule own_rule(const struct tse_point *p, enum tse_obs o,
-				struct tse_rule r)
+static bool no_second_stage(const struct tse_point *p)
 {
-	if (counts_site_hook(o))
-		return (struct tse_rule){ 2, own_twice };
-	switch (o) {
-	case OBS_ROOT:
-	case OBS_AGG_ROOT:
-		return two_stages(p) ? r : (struct tse_rule){ 1, own_root_once };
-	case OBS_IFB_GATE:
-	case OBS_IFB_RX:
-		if (lower_stage(p))
-			return (struct tse_rule){ 1, own_from_below };
-		return (struct tse_rule){ 0, own_no_ifb };
-	case OBS_IFB_DROPPED:
-		return (struct tse_rule){ 0, own_no_ifb };
-	default:
-		return r;
-	}
+	return !two_stages(p);
 }
 
-static const char *const split_once =
-	"vi's ingress program sees each datagram of the burst once, the second flow's too";
-static const char *const own_home =
-	"ifb returns each packet to the device that sent it: none of va2's reaches vb";
+static bool copy_no_second_stage(const struct tse_point *p)
+{
+	return copies(p) && !two_stages(p);
+}
+
+/* Before the site: nothing the site does changes them. */
+static const struct rule_row before_site_rules[] = {
+	{ OBS_SPLIT,		NULL,			2, split_once },
+	/* No kernel, stock included, sends va2's flow to vb: nothing to model. */
+	{ OBS_CROSSED,		NULL,			0, own_home },
+	{ }
+};
+
+/* PACKET and COPY: the site sends the packet, or a copy, to ifb. */
+static const struct rule_row ifb_rules[] = {
+	{ OBS_LOOPED,		NULL,			0, no_loop },
+	{ OBS_IFB_DROPPED,	forwarded_bpf_copy,	0, clone_back },
+	{ OBS_IFB_DROPPED,	bpf_copy,		1, clone_dropped, true, &tse_duplicated },
+	{ OBS_IFB_DROPPED,	copies,			1, mirror_dropped, true, &tse_duplicated },
+	{ OBS_IFB_DROPPED,	NULL,			0, ifb_keeps },
+	{ OBS_HOOK,		NULL,			1, once_per_hook },
+	{ OBS_CLSACT,		NULL,			1, once_per_hook },
+	{ OBS_ROOT,		copy_no_second_stage,	1, original_once },
+	{ OBS_ROOT,		root_site,		2, root_twice },
+	{ OBS_ROOT,		two_stages,		2, second_stage_twice },
+	{ OBS_ROOT,		NULL,			1, after_ifb },
+	{ OBS_CLASS,		NULL,			1, chosen_class },
+	{ OBS_DEFAULT_CLASS,	NULL,			0, chosen_class },
+	{ OBS_MIRROR,		root_redirects,		0, not_reached },
+	{ OBS_MIRROR,		NULL,			1, actions_once },
+	{ OBS_ROOT_GACT,	root_redirects,		0, not_reached },
+	{ OBS_ROOT_GACT,	NULL,			1, actions_once },
+	{ OBS_LOWER,		lower_stage,		2, lower_twice },
+	{ OBS_LOWER,		NULL,			1, mark_gone },
+	{ OBS_FLOOD,		NULL,			1, flooded_once },
+	{ OBS_PEER,		NULL,			1, mark_gone },
+	{ OBS_PEER_GACT,	NULL,			1, mark_gone },
+	{ OBS_TAP,		NULL,			1, mark_gone },
+	{ OBS_IFB_GATE,		lower_stage,		2, enters_per_device },
+	{ OBS_IFB_GATE,		NULL,			1, enters_once },
+	{ OBS_IFB_RX,		lower_stage,		2, enters_per_device, true },
+	{ OBS_IFB_RX,		NULL,			1, enters_once, true },
+	{ OBS_IFB2_GATE,	NULL,			1, enters_once },
+	{ OBS_IFB2_RX,		NULL,			1, enters_once, true },
+	{ OBS_IFB2_DROPPED,	NULL,			0, ifb_keeps },
+	{ OBS_DELIVERED,	NULL,			1, delivered_once },
+	{ OBS_PEER_RX,		NULL,			1, delivered_once },
+	{ OBS_AGG_RX,		NULL,			1, delivered_once },
+	{ OBS_AGG_DELIVERED,	NULL,			1, delivered_once },
+	{ OBS_BACK,		forwarded_bpf_copy,	1, clone_back, true, &tse_duplicated },
+	{ OBS_BACK,		NULL,			0, by_route },
+	{ }
+};
+
+/* OWN: the packet goes back to its own device; ifb_rules say the rest. */
+static const struct rule_row own_rules[] = {
+	{ OBS_HOOK,		NULL,			2, own_twice },
+	{ OBS_CLSACT,		NULL,			2, own_twice },
+	{ OBS_ROOT,		no_second_stage,	1, own_root_once },
+	{ OBS_IFB_GATE,		lower_stage,		1, own_from_below },
+	{ OBS_IFB_GATE,		NULL,			0, own_no_ifb },
+	{ OBS_IFB_RX,		lower_stage,		1, own_from_below },
+	{ OBS_IFB_RX,		NULL,			0, own_no_ifb },
+	{ OBS_IFB_DROPPED,	NULL,			0, own_no_ifb },
+	{ }
+};
+
+/* PLAIN and INPUT: the site sends the packet to another device, never to return. */
+static const struct rule_row away_site_rules[] = {
+	{ OBS_LOOPED,		NULL,			0, no_loop },
+	{ OBS_IFB_DROPPED,	NULL,			0, plain_no_ifb },
+	{ OBS_HOOK,		NULL,			1, plain_hook_once },
+	{ OBS_CLSACT,		NULL,			1, plain_hook_once },
+	{ OBS_ROOT,		root_site,		1, plain_root_once },
+	{ OBS_ROOT,		NULL,			0, plain_away },
+	{ }
+};
+
+static const struct rule_row plain_rules[] = {
+	{ OBS_TARGET,		NULL,			1, plain_target_once },
+	{ OBS_TARGET_RX,	NULL,			1, plain_delivered },
+	{ OBS_DELIVERED,	NULL,			1, plain_delivered },
+	{ OBS_BACK,		NULL,			0, by_route },
+	{ OBS_ANY,		NULL,			0, plain_away },
+	{ }
+};
+
+/* Out of vi, where only the back observer counts it (va2's too). */
+static const struct rule_row hairpin_rules[] = {
+	{ OBS_BACK,		NULL,			1, hairpin_back, true,
+				&tse_not_hairpinned, &tse_duplicated },
+	{ OBS_TARGET,		NULL,			1, hairpin_target_once },
+	{ OBS_ANY,		NULL,			0, hairpin_away },
+	{ }
+};
+
+static const struct rule_row *const *correct_tables(const struct tse_point *p)
+{
+	static const struct rule_row *const plain[] = {
+		before_site_rules, away_site_rules, plain_rules, NULL
+	};
+	static const struct rule_row *const input[] = {
+		before_site_rules, away_site_rules, hairpin_rules, NULL
+	};
+	static const struct rule_row *const own[] = {
+		before_site_rules, own_rules, ifb_rules, NULL
+	};
+	static const struct rule_row *const to_ifb[] = {
+		before_site_rules, ifb_rules, NULL
+	};
+
+	if (plain_target(p))
+		return plain;
+	if (hairpin(p))
+		return input;
+	return own_device(p) ? own : to_ifb;
+}
 
 static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
 {
-	struct tse_rule r;
+	const struct rule_row *const *table;
+	const struct rule_row *r;
 
-	/* Before the site: nothing the site does changes it. */
-	if (o == OBS_SPLIT)
-		return (struct tse_rule){ batch(p) ? 2 : -1, split_once };
-	/* No kernel, stock included, sends va2's flow to vb: nothing to model. */
-	if (o == OBS_CROSSED)
-		return (struct tse_rule){ p->aggregate ? 0 : -1, own_home };
-	r = ifb_rule(p, o);
-	if (r.value < 0)
-		return r;
-	if (plain_target(p))
-		return plain_rule(p, o);
-	if (hairpin(p))
-		return hairpin_rule(p, o);
-	return own_device(p) ? own_rule(p, o, r) : r;
+	if (!applies(p, o))
+		return (struct tse_rule){ -1 };
+	o = twin(o);
+	for (table = correct_tables(p); *table; table++)
+		for (r = *table; r->why; r++)
+			if (r->obs == o || r->obs == OBS_ANY)
+				if (!r->when || r->when(p))
+					return (struct tse_rule){ r->value + (r->per_flow && p->aggregate),
+								  r->why, r->fewer, r->more };
+	return (struct tse_rule){ -1 };
 }
 
-static const char *const stock_loops =
+static const char stock_loops[] =
 	"stock: the site's action consumes ifb_in's mark, so the root filter loops to ifb_in";
-static const char *const stock_loop_runs =
+static const char stock_loop_runs[] =
 	"stock: the hook classifies the packet on each pass, until the loop breaker drops it";
-static const char *const stock_clones_again =
+static const char stock_clones_again[] =
 	"stock: the program copies what ifb_in returns; ifb keeps that copy, ifb_in drops it";
 
 /*
@@ -684,7 +758,12 @@ static struct tse_rule stock_clone_rule(const struct tse_point *p, enum tse_obs 
 	}
 }
 
-static const char *const stock_own_again =
+static bool counts_site_hook(enum tse_obs o)
+{
+	return o == OBS_HOOK || o == OBS_CLSACT || o == OBS_AGG_SITE || o == OBS_AGG_CLSACT;
+}
+
+static const char stock_own_again[] =
 	"stock: the hook classifies again what the second ifb returns, a third run";
 
 /* Stock, back to its own device: with a second stage the hook sees what ifb_in returns. */
@@ -696,7 +775,7 @@ static struct tse_rule own_stock_rule(const struct tse_point *p, enum tse_obs o,
 	return r;
 }
 
-static const char *const stock_back =
+static const char stock_back[] =
 	"stock: bpf_redirect() keeps skb_iif vi, the input device: ifb sends the packet back there";
 
 /* Stock bpf_redirect(): ifb drops a local packet (skb_iif 0), returns a forwarded one to vi. */
@@ -752,83 +831,6 @@ static struct tse_rule stock_rule(const struct tse_point *p, enum tse_obs o)
 		return (struct tse_rule){ 2, stock_twice };
 	return r;
 }
-
-struct tse_observer {
-	const char *key;
-	const char *what;
-	const struct tse_meaning *more, *less;
-};
-
-static const struct tse_observer observers[OBS_COUNT] = {
-	[OBS_LOOPED] = { "looped", "packets stopped by the loop breaker",
-			 &tse_looped, &tse_looped },
-	[OBS_IFB_DROPPED] = { "ifb-dropped", "packets ifb dropped (rx_dropped + tx_dropped)",
-			      &tse_dropped_by_ifb, &tse_dropped_by_ifb },
-	[OBS_HOOK] = { "hook", "runs of the egress hook's first program per packet (BPF)",
-		       &tse_reclassified, &tse_skipped },
-	[OBS_CLSACT] = { "clsact", "test packets the clsact qdisc counted",
-			 &tse_reclassified, &tse_skipped },
-	[OBS_ROOT] = { "root", "runs of the root qdisc's first filter per packet (BPF)",
-		       &tse_reclassified, &tse_skipped },
-	[OBS_CLASS] = { "class", "packets class 1:3 (the filter's) sent, fences aside",
-			&tse_duplicated, &tse_misclassified },
-	[OBS_DEFAULT_CLASS] = { "default-class", "packets default class 1:2 sent",
-				&tse_misclassified, &tse_misclassified },
-	[OBS_MIRROR] = { "root-mirror",
-			 "copies of each packet the second root filter mirrored (BPF)",
-			 &tse_actions_repeated, &tse_actions_skipped },
-	[OBS_ROOT_GACT] = { "root-gact", "packets the second root filter's gact counted",
-			    &tse_actions_repeated, &tse_actions_skipped },
-	[OBS_LOWER] = { "lower", "runs of va's root qdisc counter, below the upper device (BPF)",
-			&tse_duplicated, &tse_not_delivered },
-	[OBS_FLOOD] = { "flood", "copies of each packet the bridge flooded to vc, at vd (BPF)",
-			&tse_duplicated, &tse_not_delivered },
-	[OBS_PEER] = { "peer", "runs of vb's ingress counter per packet (BPF)",
-		       &tse_reclassified, &tse_skipped },
-	[OBS_PEER_GACT] = { "peer-gact", "packets vb's ingress u32 + gact counted, fences aside",
-			    &tse_reclassified, &tse_skipped },
-	[OBS_TAP] = { "tap", "copies a packet socket on the device saw leave per packet",
-		      &tse_duplicated, &tse_not_delivered },
-	[OBS_IFB_GATE] = { "ifb-gate", "entries into ifb per packet (BPF on its egress)",
-			   &tse_looped, &tse_not_redirected },
-	[OBS_IFB_RX] = { "ifb-rx", "test packets ifb received (rx_packets), fences aside",
-			 &tse_looped, &tse_not_redirected },
-	[OBS_IFB2_GATE] = { "ifb2-gate",
-			    "entries into the second ifb per packet (BPF on its egress)",
-			    &tse_looped, &tse_not_redirected },
-	[OBS_IFB2_RX] = { "ifb2-rx", "test packets the second ifb received, fences aside",
-			  &tse_looped, &tse_not_redirected },
-	[OBS_IFB2_DROPPED] = { "ifb2-dropped", "packets the second ifb dropped",
-			       &tse_dropped_by_ifb, &tse_dropped_by_ifb },
-	[OBS_DELIVERED] = { "delivered", "copies the receiver got per packet",
-			    &tse_duplicated, &tse_not_delivered },
-	[OBS_PEER_RX] = { "peer-rx", "packets vb received (veth rx_packets), fences aside",
-			  &tse_wrong_device, &tse_not_delivered },
-	[OBS_AGG_SITE] = { "aggregate-hook", "runs of va2's egress hook program per packet (BPF)",
-			   &tse_reclassified, &tse_skipped },
-	[OBS_AGG_CLSACT] = { "aggregate-clsact", "packets of its flow va2's clsact qdisc counted",
-			     &tse_reclassified, &tse_skipped },
-	[OBS_AGG_ROOT] = { "aggregate-root",
-			   "runs of va2's root qdisc first filter per packet (BPF)",
-			   &tse_reclassified, &tse_skipped },
-	[OBS_AGG_RX] = { "aggregate-rx", "packets vb2 received (veth rx_packets)",
-			 &tse_duplicated, &tse_wrong_device },
-	[OBS_AGG_DELIVERED] = { "aggregate-delivered", "copies vb2's receiver got per packet",
-				&tse_duplicated, &tse_wrong_device },
-	[OBS_TARGET] = { "target",
-			 "runs of the egress program of va2, or of vi in a hairpin, per packet (BPF)",
-			 &tse_reclassified, &tse_skipped },
-	[OBS_TARGET_RX] = { "target-rx", "packets vb2 received (veth rx_packets), fences aside",
-			    &tse_duplicated, &tse_not_redirected },
-	[OBS_BACK] = { "back", "packets the sender sent back out of its input device vi (tx)",
-		       &tse_wrong_device, &tse_not_delivered },
-	[OBS_CROSSED] = { "crossed",
-			  "packets of va2's flow vb's ingress counter saw, per packet (BPF)",
-			  &tse_wrong_home, &tse_wrong_home },
-	[OBS_SPLIT] = { "split",
-			"datagrams of either flow vi's ingress program saw, per packet (BPF)",
-			&tse_duplicated, &tse_not_delivered },
-};
 
 /* A failure that shows what stock shows says stock's rule. */
 static void set_stock(struct tse_check *c, long long value, struct tse_rule want,
@@ -940,94 +942,94 @@ struct field_hook {
 	const char *place;
 };
 
-static const char *const nothing_read = "no packet reaches the hook: its program reads nothing";
-static const char *const on_device = "skb->ifindex is the device the hook is on";
-static const char *const sent_here =
+static const char nothing_read[] = "no packet reaches the hook: its program reads nothing";
+static const char on_device[] = "skb->ifindex is the device the hook is on";
+static const char sent_here[] =
 	"a packet sent from this host has no input device, and the hook sees it before ifb";
-static const char *const stock_again_iif =
+static const char stock_again_iif[] =
 	"stock: the hook reads the packet again after ifb, which set skb_iif to itself";
-static const char *const stock_again_iif2 =
+static const char stock_again_iif2[] =
 	"stock: the hook reads the packet again after the second ifb, which set skb_iif to itself";
-static const char *const stock_copy_iif2 =
+static const char stock_copy_iif2[] =
 	"stock: the second copy was cloned from what the second ifb returned: skb_iif ifb_in's";
-static const char *const stock_copy_home =
+static const char stock_copy_home[] =
 	"stock: ifb returned the second copy to ifb_in, setting skb_iif to itself";
-static const char *const stock_loop_mark =
+static const char stock_loop_mark[] =
 	"stock: the last pass reads the loop breaker's count of every pass before it";
-static const char *const stock_copy_mark =
+static const char stock_copy_mark[] =
 	"stock: the second copy carries the count of the packet's pass through ifb_in";
-static const char *const stock_copy_mark2 =
+static const char stock_copy_mark2[] =
 	"stock: the second copy carries the packet's count, and ifb's gate counted it once more";
-static const char *const ifb_home = "ifb set skb_iif to itself when it re-injected the packet";
-static const char *const ifb2_home =
+static const char ifb_home[] = "ifb set skb_iif to itself when it re-injected the packet";
+static const char ifb2_home[] =
 	"the second ifb set skb_iif to itself when it re-injected the packet, last";
-static const char *const second_home =
+static const char second_home[] =
 	"the root filter's mirred set skb_iif to its device, where ifb_in returns the packet";
-static const char *const lower_home =
+static const char lower_home[] =
 	"va's root filter redirected the packet last, and mirred set skb_iif to va";
-static const char *const upper_counted =
+static const char upper_counted[] =
 	"the gate counted the packet's entry from the upper device before its entry from va";
-static const char *const both_entries =
+static const char both_entries[] =
 	"the gate counted both of the packet's entries into ifb, from the upper device and from va";
-static const char *const own_entry =
+static const char own_entry[] =
 	"the gate counted the packet's own entry, from va; only its copy came from above";
-static const char *const gates_counted =
+static const char gates_counted[] =
 	"each ifb's gate the packet passed counted it once: skb->mark survives both ifbs";
-static const char *const first_gate_counted =
+static const char first_gate_counted[] =
 	"the first ifb's gate counted the packet once, and the second's reads before it counts";
-static const char *const tunnel_scrub =
+static const char tunnel_scrub[] =
 	"the tunnel's xmit scrubs the packet (skb_scrub_packet()): no input device";
-static const char *const redirect_home =
+static const char redirect_home[] =
 	"the redirect set skb_iif to the device it redirected from, where ifb returns the packet";
-static const char *const received = "skb_iif is the device that received the packet";
-static const char *const first_mark =
+static const char received[] = "skb_iif is the device that received the packet";
+static const char first_mark[] =
 	"the hook is the first the packet meets: no loop breaker counted it yet";
-static const char *const stock_again_mark =
+static const char stock_again_mark[] =
 	"stock: the hook reads the packet again, after the loop breaker counted it once";
-static const char *const gate_mark = "ifb's gate reads the mark before it counts the entry";
-static const char *const breaker_once =
+static const char gate_mark[] = "ifb's gate reads the mark before it counts the entry";
+static const char breaker_once[] =
 	"the loop breaker counted the packet once before this hook: skb->mark survives ifb";
-static const char *const breaker_twice =
+static const char breaker_twice[] =
 	"the root qdisc's counter, the loop breaker here, counted the packet before ifb and after";
-static const char *const stock_breaker_twice =
+static const char stock_breaker_twice[] =
 	"stock: the site's program, the loop breaker here, ran twice before this hook";
-static const char *const scrubbed = "the crossing into another namespace clears the mark";
-static const char *const vlan_tag =
+static const char scrubbed[] = "the crossing into another namespace clears the mark";
+static const char vlan_tag[] =
 	"the vlan tag is out of band: va, what va sends to ifb, and the peer read vlan 10";
-static const char *const family =
+static const char family[] =
 	"skb->protocol is the test's family (below a tunnel, the outer header's: the same)";
-static const char *const for_us = "the frame is for the receiving device's MAC";
-static const char *const for_other =
+static const char for_us[] = "the frame is for the receiving device's MAC";
+static const char for_other[] =
 	"the frame is for another MAC than the receiving device's (an upper's, or vb's at vd)";
-static const char *const sent = "an outgoing packet is PACKET_HOST until a device receives it";
-static const char *const unset = "nothing on the packet's way sets it";
-static const char *const mirror_iif =
+static const char sent[] = "an outgoing packet is PACKET_HOST until a device receives it";
+static const char unset[] = "nothing on the packet's way sets it";
+static const char mirror_iif[] =
 	"mirred sets skb_iif on its copy to the device it copies from";
-static const char *const clone_iif =
+static const char clone_iif[] =
 	"bpf_clone_redirect() leaves the copy's skb_iif 0, as stock does";
-static const char *const original_iif =
+static const char original_iif[] =
 	"the packet itself never passes ifb: sent from this host, it has no input device";
-static const char *const copy_unmarked =
+static const char copy_unmarked[] =
 	"no loop breaker counted the packet itself: only its copy passed ifb's gate";
-static const char *const site_breaker_once =
+static const char site_breaker_once[] =
 	"the site's program, the loop breaker here, counted the packet once";
-static const char *const root_breaker_once =
+static const char root_breaker_once[] =
 	"the root qdisc's counter, the loop breaker here, counted the packet once";
-static const char *const sent_no_iif = "a packet sent from this host has no input device";
-static const char *const redirect_keeps_iif =
+static const char sent_no_iif[] = "a packet sent from this host has no input device";
+static const char redirect_keeps_iif[] =
 	"bpf_redirect() to a plain device leaves skb_iif as it was: 0, sent from this host";
-static const char *const redirect_keeps_vi =
+static const char redirect_keeps_vi[] =
 	"bpf_redirect() to a device other than ifb leaves skb_iif alone: vi, where it arrived";
-static const char *const mirred_names_site =
+static const char mirred_names_site[] =
 	"mirred sets skb_iif to the device it runs on, the site's, for every target";
-static const char *const no_breaker =
+static const char no_breaker[] =
 	"no loop breaker is on the packet's way: ifb's gate would be, and it never gets there";
 
 #define TSE_VLAN_ID	10
 
-static const char *const arrived_by_vi =
+static const char arrived_by_vi[] =
 	"a forwarded packet's skb_iif is the device it arrived on, vi, until a redirect sets it";
-static const char *const clone_keeps_vi =
+static const char clone_keeps_vi[] =
 	"bpf_clone_redirect() leaves the copy the packet's skb_iif: vi, where it arrived";
 
 static struct tse_rule arrival_iif(struct tse_test *t, const char *local, const char *fwd)
@@ -1043,7 +1045,7 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	enum tse_dev dev = site_dev(t, TSE_FLOW_REDIRECTED);
 	int n = 0;
 
-	if (p->site != TSE_SITE_ROOT)
+	if (has_egress_hook(p))
 		h[n++] = (struct field_hook){ site_hook(p), OBS_HOOK, dev,
 					      "the egress hook's first program" };
 	h[n++] = (struct field_hook){ TSE_HOOK_REINJECT, OBS_ROOT, dev,
@@ -1051,10 +1053,10 @@ static int field_hooks(struct tse_test *t, struct field_hook *h)
 	if (p->upper)
 		h[n++] = (struct field_hook){ TSE_HOOK_LOWER, OBS_LOWER, TSE_VA,
 					      "va's root qdisc filter" };
-	if (!p->solo)
+	if (has_gate(p))
 		h[n++] = (struct field_hook){ TSE_HOOK_IFB, OBS_IFB_GATE, TSE_IFB,
 					      "ifb's gate" };
-	if (!p->solo && two_stages(p))
+	if (has_second_gate(p))
 		h[n++] = (struct field_hook){ TSE_HOOK_IFB_IN, OBS_IFB2_GATE, TSE_IFB_IN,
 					      "the second ifb's gate" };
 	h[n++] = (struct field_hook){ TSE_HOOK_PEER, OBS_PEER, TSE_VB, "vb's ingress" };
@@ -1159,7 +1161,7 @@ static struct tse_rule plain_iif_rule(struct tse_test *t, const struct field_hoo
 				  mirred_names_site };
 }
 
-static const char *const own_iif =
+static const char own_iif[] =
 	"a redirect to its own device leaves skb_iif 0: the fix sets it for ifb alone";
 
 static struct tse_rule own_iif_rule(struct tse_test *t, const struct field_hook *h, int runs)
@@ -1305,9 +1307,9 @@ static struct tse_rule plain_mark_rule(const struct tse_point *p, const struct f
 			      (struct tse_rule){ 1, site_breaker_once };
 }
 
-static const char *const own_passes =
+static const char own_passes[] =
 	"the site's program, the loop breaker here, counted each of its runs before this read";
-static const char *const own_gate_counted =
+static const char own_gate_counted[] =
 	"the gate of the ifb the packet passed counted it once; the site's program breaks no loop";
 
 /* Solo: the site's program counts each of its runs after reading; else the passed ifb's gate. */
@@ -1460,7 +1462,7 @@ void tse_grid_judge(struct tse_test *t)
 		sum(tse_bpf_row(t, TSE_HOOK_IN, TSE_FLOW_REDIRECTED), t->pkts) +
 		sum(tse_bpf_row(t, TSE_HOOK_IN, TSE_FLOW_SECOND), t->pkts));
 	observe(t, OBS_CROSSED, tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_SECOND), 0);
-	if (p->site != TSE_SITE_ROOT)
+	if (has_egress_hook(p))
 		observe(t, OBS_HOOK, tse_bpf_row(t, hook, TSE_FLOW_REDIRECTED), 0);
 	if (has_clsact(p))
 		observe(t, OBS_CLSACT, NULL,
@@ -1470,9 +1472,9 @@ void tse_grid_judge(struct tse_test *t)
 	observe(t, OBS_TARGET, tse_bpf_row(t, TSE_HOOK_TARGET, TSE_FLOW_REDIRECTED), 0);
 	observe(t, OBS_LOWER, tse_bpf_row(t, TSE_HOOK_LOWER, TSE_FLOW_REDIRECTED), 0);
 	observe(t, OBS_FLOOD, tse_bpf_row(t, TSE_HOOK_MIRROR, TSE_FLOW_REDIRECTED), 0);
-	if (!p->solo)
+	if (has_gate(p))
 		observe(t, OBS_IFB_GATE, tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0);
-	if (!p->solo && two_stages(p))
+	if (has_second_gate(p))
 		observe(t, OBS_IFB2_GATE, tse_bpf_row(t, TSE_HOOK_IFB_IN, TSE_FLOW_REDIRECTED), 0);
 	observe_peer(t);
 	observe(t, OBS_DELIVERED, t->traffic.delivered[TSE_FLOW_REDIRECTED], 0);
