@@ -7,7 +7,7 @@
 # tells it from the fix. The hand-written mutants of vm/mutants/ whose
 # base is the fix are judged the same way, and reported beside them.
 #
-#   vm/mutate.sh [-n COUNT] [--seconds S] [--only PATTERN]
+#   vm/mutate.sh [-n COUNT] [--seconds S] [--only PATTERN] [--fresh]
 #   vm/mutate.sh --report
 #
 # A mutant is killed at its first test whose verdict differs from the fix
@@ -18,7 +18,9 @@
 # not know C). -n stops after COUNT new mutants, --seconds after S
 # seconds, --only runs the mutants whose name matches PATTERN (grep -E).
 # Each result is kept (MUTATE_DIR, default build/mutate): a run resumes
-# where the last one stopped, and only mutants with no result run.
+# where the last one stopped, and only mutants with no result run. A new
+# clone resumes from the committed verdicts of vm/mutate-results.txt;
+# --fresh leaves them out and judges every mutant again.
 # Every run ends with the report (--report alone: only it): the score,
 # mutants, killed, stillborn, argued equivalent (vm/mutants-equivalent.txt:
 # "NAME: why no packet tells it from the fix") and survived per rule, into
@@ -244,16 +246,42 @@ report()
 	fi
 }
 
+# Take the committed verdicts (vm/mutate-results.txt) of the mutants that
+# have no result in $OUT, so that a new clone resumes where the last run
+# that committed its report stopped. An equivalent mutant is a survivor
+# that vm/mutants-equivalent.txt argues; results() reads it so again.
+seed_results()
+{
+	local name rule res row line
+
+	[ -f "$VM_DIR/mutate-results.txt" ] || return 0
+	while read -r name rule res row; do
+		[ -f "$OUT/results/$name" ] && continue
+		case $res in
+		killed)		line="killed $row" ;;
+		stillborn)	line=stillborn ;;
+		equivalent)	line=survived ;;
+		*)		continue ;;
+		esac
+		echo "$line (vm/mutate-results.txt)" > "$OUT/results/$name"
+	done < <(grep -v -e '^#' -e '^mutant ' "$VM_DIR/mutate-results.txt")
+}
+
 main()
 {
-	local limit=-1 seconds=0 only='' start name done=0
+	local limit=-1 seconds=0 only='' fresh=0 start name done=0
 
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-n)		limit=$2; shift ;;
 		--seconds)	seconds=$2; shift ;;
 		--only)		only=$2; shift ;;
-		--report)	report; return ;;
+		--fresh)	fresh=1 ;;
+		--report)	ls "$VM_GEN_MUTANTS"/*.patch > /dev/null 2>&1 ||
+				die "no mutants in $VM_GEN_MUTANTS: make mutate writes them"
+			mkdir -p "$OUT/results"
+			[ "$fresh" = 1 ] || seed_results
+			report; return ;;
 		*)		usage ;;
 		esac
 		shift
@@ -261,6 +289,7 @@ main()
 	[ "$(vm_kernel_line)" = "$VM_MUTANT_LINE" ] ||
 		die "KDIR=$KDIR is not the mutants' line, $VM_MUTANT_LINE"
 	mkdir -p "$OUT/results" "$OUT/runs"
+	[ "$fresh" = 1 ] || seed_results
 	make_src || die "cannot apply the fix to vm/mutate.targets' files"
 	rm -rf "$VM_GEN_MUTANTS"
 	python3 "$VM_DIR/mutate.py" "$OUT/src" "$VM_GEN_MUTANTS" >&2 || die "vm/mutate.py failed"
