@@ -8,39 +8,9 @@
  *   cc -I tools/testing/selftests/net/tc_skip_egress tests/grid-pairs.c
  */
 #include <stdio.h>
-#include "tse_point.h"
+#include "grid-axes.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-#define MAX_VALUES	8	/* more than any axis has */
-
-enum { SITE, SENDS, STAGES, DEVICE, SOURCE, SOLO, AGGREGATE, AXES };
-
-static const char *const axis_name[AXES] = {
-	"site", "sends", "stages", "device", "source", "solo", "aggregate",
-};
-
-/* The values of each axis, in the order of their enumerations (tse_point.h). */
-static const char *const values[AXES][MAX_VALUES] = {
-	{ "NONE", "CLSACT_MIRRED", "CLSACT_BPF", "TCX", "ROOT", "ROOT_CLSACT" },
-	{ "PACKET", "COPY", "PLAIN", "OWN", "INPUT" },
-	{ "ONE", "TWO", "LOWER" },
-	{ "NONE", "VLAN", "MACVLAN", "BOND", "TUNNEL", "BRIDGE" },
-	{ "LOCAL", "FORWARDED", "BATCH" },
-	{ "false", "true" },
-	{ "false", "true" },
-};
-
-/* The first value each axis takes: a point has a site. */
-static const int first[AXES] = { TSE_SITE_CLSACT_MIRRED };
-static const int count[AXES] = {
-	TSE_SITE_COUNT, TSE_SENDS_COUNT, TSE_STAGES_COUNT, TSE_UPPER_COUNT,
-	TSE_SOURCE_COUNT, 2, 2,
-};
-
-_Static_assert(TSE_SITE_COUNT <= MAX_VALUES && TSE_SENDS_COUNT <= MAX_VALUES &&
-	       TSE_STAGES_COUNT <= MAX_VALUES && TSE_UPPER_COUNT <= MAX_VALUES &&
-	       TSE_SOURCE_COUNT <= MAX_VALUES, "an axis has more than MAX_VALUES values");
 
 struct point {
 	const char *name;
@@ -67,17 +37,9 @@ static void mark(unsigned char set[AXES][MAX_VALUES][AXES][MAX_VALUES], const in
 			set[i][v[i]][j][v[j]] = 1;
 }
 
-/* Every combination of values, one axis at a time; marks those that can be. */
-static void walk(int *v, int axis)
+static void mark_can(const int *v)
 {
-	if (axis == AXES) {
-		if (TSE_POINT_CAN_BE(v[SITE], v[SENDS], v[STAGES], v[DEVICE],
-				     v[SOURCE], v[AGGREGATE]))
-			mark(can, v);
-		return;
-	}
-	for (v[axis] = first[axis]; v[axis] < count[axis]; v[axis]++)
-		walk(v, axis + 1);
+	mark(can, v);
 }
 
 int main(void)
@@ -91,7 +53,7 @@ int main(void)
 			       axis_name[i], count[i]);
 			return 1;
 		}
-	walk(v, 0);
+	walk_points(v, 0, mark_can);
 	for (p = 0; p < ARRAY_SIZE(points); p++)
 		mark(has, points[p].v);
 	for (i = 0; i < AXES; i++)

@@ -61,6 +61,16 @@ t_grid_pairs()
 		fail "the grid: $(echo "$out" | head -n -1 | tr '\n' ';')"
 }
 
+# The model has a rule for every observer at every point that can be.
+t_model_rules()
+{
+	local out
+
+	out=$("$TOP/tests/model-rules.sh" 2>&1) &&
+		pass "the model: a rule for every observer at every point (${out##*$'\n'})" ||
+		fail "the model: $(echo "$out" | head -n 3 | tr '\n' ';')"
+}
+
 t_lists_every_test()
 {
 	local missing
@@ -481,6 +491,7 @@ main()
 	[ -x "$SUITE" ] || { summary; exit 1; }
 	t_library_layered
 	t_grid_pairs
+	t_model_rules
 	vm_prebuild
 	vm_matrices_start
 	phase "the suite on the host"

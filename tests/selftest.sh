@@ -2059,6 +2059,19 @@ st_grid_pairs()
 	EOF
 }
 
+# The model check fails on a model with one row gone.
+st_model_rules()
+{
+	local g=$TOP/tools/testing/selftests/net/tc_skip_egress/tse_grid.c
+
+	[ -x "$SUITE" ] || { fail "self-test: the model check needs the suite's build: $SUITE"; return; }
+	grep -v '{ OBS_DELIVERED,.*delivered_once }' "$g" >"$ST/no-delivered-rule.c"
+	cases "$TOP/tests/model-rules.sh" <<-EOF
+	pass|model rules, the suite's tse_grid.c|$g
+	fail|model rules, a tse_grid.c without the delivered observer's last row|$ST/no-delivered-rule.c
+	EOF
+}
+
 st_layers()
 {
 	local dir=${SUITE%/*} h=$TOP/tools/testing/selftests/net/tc_skip_egress/tse_internal.h
@@ -2219,9 +2232,11 @@ st_mutate()
 		env MUTATE_TARGETS="$d/targets" python3 "$TOP/vm/mutate.py" "$d/src" "$d/out2"
 }
 
+# Where the self-tests spend their time: make check's log says which
+# groups took longest (docs/checkers.md keeps the figures).
 selftests()
 {
-	local g
+	local g start times=''
 
 	ST=$(mktemp -d)
 	LEAK=
@@ -2232,9 +2247,13 @@ selftests()
 		  leftovers_foreign leftovers_tunnels stress_kills stress_run_ready stress_kill_points \
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
 		  kernel_compare bisect_observe record header_adds layers image_cache \
-		  run_vm_banner run_vm_boot_again mainline_check grid_pairs docs_grid_names mutate_crash_row; do
+		  run_vm_banner run_vm_boot_again mainline_check grid_pairs model_rules docs_grid_names \
+		  mutate_crash_row; do
+		start=$SECONDS
 		"st_$g"
+		times+="$((SECONDS - start)) $g"$'\n'
 	done
+	echo "# self-tests' slowest groups (s): $(sort -rn <<<"$times" | head -n 6 | tr '\n' ' ')"
 	selftests_cleanup
 }
 
