@@ -682,21 +682,27 @@ static const struct rule_row *const *correct_tables(const struct tse_point *p)
 	return own_device(p) ? own : to_ifb;
 }
 
-static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
+/* The first row of the point's tables that gives observer @o a rule there. */
+static const struct rule_row *first_row(const struct tse_point *p, enum tse_obs o)
 {
 	const struct rule_row *const *table;
 	const struct rule_row *r;
 
-	if (!applies(p, o))
-		return (struct tse_rule){ -1 };
-	o = twin(o);
 	for (table = correct_tables(p); *table; table++)
 		for (r = *table; r->why; r++)
-			if (r->obs == o || r->obs == OBS_ANY)
-				if (!r->when || r->when(p))
-					return (struct tse_rule){ r->value + (r->per_flow && p->aggregate),
-								  r->why, r->fewer, r->more };
-	return (struct tse_rule){ -1 };
+			if ((r->obs == o || r->obs == OBS_ANY) && (!r->when || r->when(p)))
+				return r;
+	return NULL;
+}
+
+static struct tse_rule correct_rule(const struct tse_point *p, enum tse_obs o)
+{
+	const struct rule_row *r = applies(p, o) ? first_row(p, twin(o)) : NULL;
+
+	if (!r)
+		return (struct tse_rule){ -1 };
+	return (struct tse_rule){ r->value + (r->per_flow && p->aggregate), r->why, r->fewer,
+				  r->more };
 }
 
 static const char stock_loops[] =
