@@ -492,6 +492,18 @@ int tse_redirect_self(struct __sk_buff *skb)
 	return sends ? bpf_redirect(skb->ifindex, 0) : TC_ACT_UNSPEC;
 }
 
+/* At ra's ingress: each test packet into rb's peer, vb, as if vb had received it. */
+SEC("tc")
+int tse_redirect_peer(struct __sk_buff *skb)
+{
+	enum tse_kind kind;
+	int sends = site_sends(skb, &kind);
+
+	if (sends < 0)
+		return TC_ACT_SHOT;
+	return sends ? bpf_redirect_peer(cfg.target_ifindex, 0) : TC_ACT_UNSPEC;
+}
+
 /* A copy to ifb; the fence's too, but not a copy of it that came back from ifb (skb_iif set). */
 SEC("tc")
 int tse_clone_to_ifb(struct __sk_buff *skb)

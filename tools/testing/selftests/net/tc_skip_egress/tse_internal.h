@@ -113,6 +113,7 @@ struct tse_shape {
 	bool forwarded;		/* the sender forwards what the origin sends it */
 	bool hairpin;		/* a redirect sends it back out of vi, to vo's MAC */
 	bool split_burst;	/* one burst from vo carries both flows; vi splits it */
+	bool peer;		/* routed: ra's program sends to rb's peer, vb */
 };
 
 enum tse_traffic {

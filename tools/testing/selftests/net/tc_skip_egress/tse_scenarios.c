@@ -613,6 +613,38 @@ static void judge_forward_egress_bpf_redirect(struct tse_test *t)
 	judge_forward_fields(t, TSE_HOOK_REDIRECT, 0);
 }
 
+/*
+ * ingress_bpf_redirect_peer, a control: bpf_redirect_peer() at ra's ingress hands each packet
+ * to vb, rb's peer in the receiver's namespace, past the router's forwarding and rb's egress
+ * (skb_do_redirect()'s BPF_F_PEER branch, which the fix leaves as it is).
+ */
+static int setup_ingress_bpf_redirect_peer(struct tse_test *t)
+{
+	return tse_count_at(t, TSE_RA, false, t->net.skel->progs.tse_redirect_peer, 1) ?:
+	       tse_count_at(t, TSE_RB, true, t->net.skel->progs.tse_count_head, 1) ?:
+	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
+}
+
+static const struct tse_meaning routed_not_peered = {
+	"wrong-device",
+	"packets left the router by rb: bpf_redirect_peer() did not hand them to rb's peer"
+};
+
+static void judge_ingress_bpf_redirect_peer(struct tse_test *t)
+{
+	judge_once(t, TSE_RA, TSE_HOOK_REDIRECT,
+		   "ra ingress bpf_redirect_peer() program runs per packet");
+	tse_expect_received_fields(t, TSE_HOOK_REDIRECT, TSE_RA, PACKET_HOST, "ra's ingress");
+	tse_expect_each(t, "rb egress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED), 0,
+			&routed_not_peered, &routed_not_peered);
+	/* The fences take the router's way: rb sends them, and only them. */
+	tse_expect(t, "packets the router sent out of rb (tx_packets), fences aside",
+		   (long long)tse_moved(t, TSE_RB).tx - t->traffic.fences, 0,
+		   &routed_not_peered, &routed_not_peered);
+	judge_received_once(t);
+}
+
 static int setup_router_two_ifb(struct tse_test *t)
 {
 	return tse_count_at(t, TSE_RA, false, t->net.skel->progs.tse_count_in, 1) ?:

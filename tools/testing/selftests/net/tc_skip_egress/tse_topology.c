@@ -398,14 +398,19 @@ static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
 	return 0;
 }
 
-/* Readdressed to the target's peer: vb2, or back out of vi to the origin's vo. */
+/*
+ * Readdressed to the target's peer: vb2, or back out of vi to the origin's vo. A redirect
+ * into a peer (bpf_redirect_peer()) names rb, whose peer is vb.
+ */
 static void set_target(struct tse_test *t, struct tse_config *cfg)
 {
 	bool hairpin = t->s->shape.hairpin;
 	const char *mac = own_mac(t, hairpin ? TSE_VO : TSE_VB2);
 	__u8 *m = cfg->target_mac;
 
-	if (hairpin)
+	if (t->s->shape.peer)
+		cfg->target_ifindex = t->net.ifindex[TSE_RB];
+	else if (hairpin)
 		cfg->target_ifindex = t->net.ifindex[TSE_VI];
 	else
 		cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB2 : TSE_VA2];
