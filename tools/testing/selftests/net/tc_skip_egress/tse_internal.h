@@ -113,7 +113,7 @@ struct tse_shape {
 	bool forwarded;		/* the sender forwards what the origin sends it */
 	bool hairpin;		/* a redirect sends it back out of vi, to vo's MAC */
 	bool split_burst;	/* one burst from vo carries both flows; vi splits it */
-	bool peer;		/* routed: ra's program sends to rb's peer, vb */
+	bool peer;		/* bpf_redirect_peer() names rb (routed) or va: vb is the peer */
 };
 
 enum tse_traffic {
@@ -189,6 +189,7 @@ struct tse_net {
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
 	bool to_xmit_limit;		/* va's program loops each packet to the kernel's limit */
+	bool redirect_drops;		/* the kernel drops what va's program redirects */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];
 	struct bpf_link *net_ctx_link;	/* on sys_exit; NULL: the check is left out */

@@ -665,6 +665,45 @@ static void judge_ingress_bpf_redirect_peer(struct tse_test *t)
 			       "vb's ingress");
 }
 
+/*
+ * egress_bpf_redirect_peer, a control: bpf_redirect_peer() is for tc ingress. From va's egress,
+ * skb_do_redirect() drops the packet on every kernel, before it reaches va's peer, vb, and
+ * counts that nowhere: the program's run is each packet's outcome, the fence what follows it.
+ */
+static void prepare_egress_bpf_redirect_peer(struct tse_test *t)
+{
+	t->net.redirect_drops = true;
+}
+
+static int setup_egress_bpf_redirect_peer(struct tse_test *t)
+{
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_redirect_peer, 1) ?:
+	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
+}
+
+static const struct tse_meaning peered_from_egress = {
+	"misredirected",
+	"bpf_redirect_peer() from an egress hook sent packets on to vb: only tc ingress may"
+};
+
+static void judge_egress_bpf_redirect_peer(struct tse_test *t)
+{
+	tse_expect_hook(t, "va egress bpf_redirect_peer() program runs per packet (BPF)",
+			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_clsact(t, TSE_VA, TSE_HOOK_REDIRECT);
+	tse_expect_each(t, "copies the receiver got per packet",
+			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0,
+			&peered_from_egress, &peered_from_egress);
+	/* The fences pass va's program: they take the veth's way to vb. */
+	tse_expect(t, "packets vb received (veth rx_packets), fences aside",
+		   (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences, 0,
+		   &peered_from_egress, &peered_from_egress);
+	tse_expect_each(t, "vb ingress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0,
+			&peered_from_egress, &peered_from_egress);
+	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
+}
+
 static int setup_router_two_ifb(struct tse_test *t)
 {
 	return tse_count_at(t, TSE_RA, false, t->net.skel->progs.tse_count_in, 1) ?:

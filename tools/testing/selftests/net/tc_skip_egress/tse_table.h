@@ -142,6 +142,9 @@ TSE_ROW(forward_egress_bpf_redirect, ROUTER, TSE_F_BASE, TSE_UDP,
 TSE_ROW(ingress_bpf_redirect_peer, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true },
 	TSE_F_BASE, TSE_UDP, .prepare = prepare_ingress_bpf_redirect_peer,
 	.setup = setup_ingress_bpf_redirect_peer, .judge = judge_ingress_bpf_redirect_peer)
+TSE_ROW(egress_bpf_redirect_peer, { .ifb_ns = TSE_NS_SENDER, .peer = true }, TSE_F_BASE, TSE_UDP,
+	.prepare = prepare_egress_bpf_redirect_peer, .setup = setup_egress_bpf_redirect_peer,
+	.judge = judge_egress_bpf_redirect_peer)
 TSE_ROW(router_two_ifb, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .ifb_in = true },
 	TSE_F_MIRRED_U32, TSE_UDP, .setup = setup_router_two_ifb,
 	.judge = judge_router_two_ifb)

@@ -400,7 +400,7 @@ static int tse_sysctl(struct tse_test *t, enum tse_ns ns, const char *path,
 
 /*
  * Readdressed to the target's peer: vb2, or back out of vi to the origin's vo. A redirect
- * into a peer (bpf_redirect_peer()) names rb, whose peer is vb.
+ * into a peer (bpf_redirect_peer()) names rb, or va, whose peer is vb.
  */
 static void set_target(struct tse_test *t, struct tse_config *cfg)
 {
@@ -409,7 +409,7 @@ static void set_target(struct tse_test *t, struct tse_config *cfg)
 	__u8 *m = cfg->target_mac;
 
 	if (t->s->shape.peer)
-		cfg->target_ifindex = t->net.ifindex[TSE_RB];
+		cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB : TSE_VA];
 	else if (hairpin)
 		cfg->target_ifindex = t->net.ifindex[TSE_VI];
 	else

@@ -416,6 +416,13 @@ static bool stopped_at_xmit_limit(struct tse_test *t, int flow, int seq)
 	       t->net.skel->bss->counters.seen[TSE_HOOK_REDIRECT][flow][seq] >= TSE_XMIT_LIMIT + 2;
 }
 
+/* Redirected where the kernel drops it, uncounted: the redirect is its outcome. */
+static bool dropped_by_redirect(struct tse_test *t, int flow, int seq)
+{
+	return t->net.redirect_drops &&
+	       t->net.skel->bss->counters.seen[TSE_HOOK_REDIRECT][flow][seq];
+}
+
 /*
  * In a copy point ifb's drops are the copies': each datagram needs an outcome of its own too,
  * or the wait can end before it is delivered (as on a starved guest).
@@ -432,7 +439,8 @@ static unsigned int tse_outcomes(struct tse_test *t)
 			continue;
 		for (seq = 0; seq < t->pkts; seq++) {
 			done += t->traffic.delivered[flow][seq] || c->looped[flow][seq] ||
-				stopped_at_xmit_limit(t, flow, seq);
+				stopped_at_xmit_limit(t, flow, seq) ||
+				dropped_by_redirect(t, flow, seq);
 			copies += (t->traffic.delivered[flow][seq] > 1) + !!c->looped[flow][seq];
 		}
 	}
