@@ -492,6 +492,18 @@ int tse_redirect_self(struct __sk_buff *skb)
 	return sends ? bpf_redirect(skb->ifindex, 0) : TC_ACT_UNSPEC;
 }
 
+/* To cfg.target_ifindex, which no device has: the kernel drops each test packet. */
+SEC("tc")
+int tse_redirect_gone(struct __sk_buff *skb)
+{
+	enum tse_kind kind;
+	int sends = site_sends(skb, &kind);
+
+	if (sends < 0)
+		return TC_ACT_SHOT;
+	return sends ? bpf_redirect(cfg.target_ifindex, 0) : TC_ACT_UNSPEC;
+}
+
 /* At ra's ingress: each test packet into rb's peer, vb, as if vb had received it. */
 SEC("tc")
 int tse_redirect_peer(struct __sk_buff *skb)

@@ -33,6 +33,7 @@
 
 #define TSE_PKTS	5	/* test datagrams per flow, unless a scenario says */
 #define TSE_LOOP_LIMIT	8	/* entries into ifb before a packet counts as looping */
+#define TSE_GONE_IFINDEX 0x7fffff00	/* no device's: a netns counts its ifindexes up from 1 */
 #define TSE_XMIT_LIMIT	8	/* the kernel's XMIT_RECURSION_LIMIT (linux/netdevice.h) */
 #define TSE_WAIT_MS	3000	/* how long a packet may take to reach an outcome */
 #define TSE_FENCE_MS	1000	/* how long the fence may take */
@@ -190,6 +191,7 @@ struct tse_net {
 	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
 	bool to_xmit_limit;		/* va's program loops each packet to the kernel's limit */
 	bool redirect_drops;		/* the kernel drops what va's program redirects */
+	bool redirect_to_gone;		/* va's program redirects to TSE_GONE_IFINDEX */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];
 	struct bpf_link *net_ctx_link;	/* on sys_exit; NULL: the check is left out */

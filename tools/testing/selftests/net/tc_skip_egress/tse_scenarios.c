@@ -704,6 +704,43 @@ static void judge_egress_bpf_redirect_peer(struct tse_test *t)
 	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
 }
 
+/*
+ * egress_bpf_redirect_to_gone, a control: va's egress program bpf_redirect()s each test packet
+ * to an ifindex no device has. skb_do_redirect() finds no device and drops the packet, counted
+ * nowhere, on every kernel (as mirred does in root_redirect_to_gone).
+ */
+static void prepare_egress_bpf_redirect_to_gone(struct tse_test *t)
+{
+	t->net.redirect_to_gone = true;
+	t->net.redirect_drops = true;
+}
+
+static int setup_egress_bpf_redirect_to_gone(struct tse_test *t)
+{
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_redirect_gone, 1) ?:
+	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
+}
+
+static const struct tse_meaning sent_to_gone = {
+	"misredirected", "bpf_redirect() to an ifindex no device has sent packets on to vb"
+};
+
+static void judge_egress_bpf_redirect_to_gone(struct tse_test *t)
+{
+	tse_expect_hook(t, "va egress bpf_redirect() program runs per packet (BPF)",
+			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_clsact(t, TSE_VA, TSE_HOOK_REDIRECT);
+	tse_expect_each(t, "copies the receiver got per packet",
+			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0, &sent_to_gone, &sent_to_gone);
+	tse_expect(t, "packets vb received (veth rx_packets), fences aside",
+		   (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences, 0,
+		   &sent_to_gone, &sent_to_gone);
+	tse_expect_each(t, "vb ingress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0,
+			&sent_to_gone, &sent_to_gone);
+	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
+}
+
 static int setup_router_two_ifb(struct tse_test *t)
 {
 	return tse_count_at(t, TSE_RA, false, t->net.skel->progs.tse_count_in, 1) ?:

@@ -408,7 +408,9 @@ static void set_target(struct tse_test *t, struct tse_config *cfg)
 	const char *mac = own_mac(t, hairpin ? TSE_VO : TSE_VB2);
 	__u8 *m = cfg->target_mac;
 
-	if (t->s->shape.peer)
+	if (t->net.redirect_to_gone)
+		cfg->target_ifindex = TSE_GONE_IFINDEX;
+	else if (t->s->shape.peer)
 		cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB : TSE_VA];
 	else if (hairpin)
 		cfg->target_ifindex = t->net.ifindex[TSE_VI];
