@@ -192,6 +192,7 @@ struct tse_net {
 	bool to_xmit_limit;		/* va's program loops each packet to the kernel's limit */
 	bool redirect_drops;		/* the kernel drops what va's program redirects */
 	bool redirect_to_gone;		/* va's program redirects to TSE_GONE_IFINDEX */
+	bool peer_of_ifb;		/* bpf_redirect_peer() names ifb, which has no peer */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];
 	struct bpf_link *net_ctx_link;	/* on sys_exit; NULL: the check is left out */

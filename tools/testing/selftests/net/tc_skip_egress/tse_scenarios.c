@@ -666,6 +666,45 @@ static void judge_ingress_bpf_redirect_peer(struct tse_test *t)
 }
 
 /*
+ * ingress_bpf_redirect_peer_of_ifb, a control: bpf_redirect_peer() at ra's ingress names the
+ * router's ifb, a device with no peer. skb_do_redirect() drops each packet, counted nowhere, on
+ * every kernel; the fences take the router's way.
+ */
+static void prepare_ingress_bpf_redirect_peer_of_ifb(struct tse_test *t)
+{
+	prepare_ingress_bpf_redirect_peer(t);
+	t->net.peer_of_ifb = true;
+	t->net.redirect_drops = true;
+}
+
+static const struct tse_meaning peered_without_peer = {
+	"misredirected", "bpf_redirect_peer() to a device with no peer sent packets on to vb"
+};
+
+static void judge_ingress_bpf_redirect_peer_of_ifb(struct tse_test *t)
+{
+	tse_expect_each(t, "ra ingress bpf_redirect_peer() program runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED), 1,
+			&peer_looped, &tse_skipped);
+	tse_expect_clsact(t, TSE_RA, TSE_HOOK_REDIRECT);
+	tse_expect_received_fields(t, TSE_HOOK_REDIRECT, TSE_RA, PACKET_HOST, "ra's ingress");
+	tse_expect_each(t, "copies the receiver got per packet",
+			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0,
+			&peered_without_peer, &peered_without_peer);
+	tse_expect_each(t, "rb egress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED), 0,
+			&peered_without_peer, &peered_without_peer);
+	tse_expect(t, "packets ifb received (rx_packets)", (long long)tse_moved(t, TSE_IFB).rx, 0,
+		   &peered_without_peer, &peered_without_peer);
+	tse_expect(t, "packets vb received (veth rx_packets), fences aside",
+		   (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences, 0,
+		   &peered_without_peer, &peered_without_peer);
+	tse_expect_each(t, "vb ingress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0,
+			&peered_without_peer, &peered_without_peer);
+}
+
+/*
  * egress_bpf_redirect_peer, a control: bpf_redirect_peer() is for tc ingress. From va's egress,
  * skb_do_redirect() drops the packet on every kernel, before it reaches va's peer, vb, and
  * counts that nowhere: the program's run is each packet's outcome, the fence what follows it.

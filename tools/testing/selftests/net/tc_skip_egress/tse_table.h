@@ -142,6 +142,10 @@ TSE_ROW(forward_egress_bpf_redirect, ROUTER, TSE_F_BASE, TSE_UDP,
 TSE_ROW(ingress_bpf_redirect_peer, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true },
 	TSE_F_BASE, TSE_UDP, .prepare = prepare_ingress_bpf_redirect_peer,
 	.setup = setup_ingress_bpf_redirect_peer, .judge = judge_ingress_bpf_redirect_peer)
+TSE_ROW(ingress_bpf_redirect_peer_of_ifb,
+	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true }, TSE_F_BASE, TSE_UDP,
+	.prepare = prepare_ingress_bpf_redirect_peer_of_ifb,
+	.setup = setup_ingress_bpf_redirect_peer, .judge = judge_ingress_bpf_redirect_peer_of_ifb)
 TSE_ROW(egress_bpf_redirect_peer, { .ifb_ns = TSE_NS_SENDER, .peer = true }, TSE_F_BASE, TSE_UDP,
 	.prepare = prepare_egress_bpf_redirect_peer, .setup = setup_egress_bpf_redirect_peer,
 	.judge = judge_egress_bpf_redirect_peer)

@@ -410,6 +410,8 @@ static void set_target(struct tse_test *t, struct tse_config *cfg)
 
 	if (t->net.redirect_to_gone)
 		cfg->target_ifindex = TSE_GONE_IFINDEX;
+	else if (t->net.peer_of_ifb)
+		cfg->target_ifindex = t->net.ifindex[TSE_IFB];
 	else if (t->s->shape.peer)
 		cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB : TSE_VA];
 	else if (hairpin)
