@@ -640,13 +640,19 @@ static const struct tse_meaning peer_looped = {
 	"looped", "packets came back to ra's ingress: bpf_redirect_peer() left them on ra"
 };
 
-static void judge_ingress_bpf_redirect_peer(struct tse_test *t)
+/* ra's program ran once per packet, on what ra received: a loop would bring it back. */
+static void judge_peer_redirect_ran(struct tse_test *t)
 {
 	tse_expect_each(t, "ra ingress bpf_redirect_peer() program runs per packet (BPF)",
 			tse_bpf_row(t, TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED), 1,
 			&peer_looped, &tse_skipped);
 	tse_expect_clsact(t, TSE_RA, TSE_HOOK_REDIRECT);
 	tse_expect_received_fields(t, TSE_HOOK_REDIRECT, TSE_RA, PACKET_HOST, "ra's ingress");
+}
+
+static void judge_ingress_bpf_redirect_peer(struct tse_test *t)
+{
+	judge_peer_redirect_ran(t);
 	tse_expect_each(t, "rb egress classifier runs per packet (BPF)",
 			tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED), 0,
 			&routed_not_peered, &routed_not_peered);
@@ -683,11 +689,7 @@ static const struct tse_meaning peered_without_peer = {
 
 static void judge_ingress_bpf_redirect_peer_of_ifb(struct tse_test *t)
 {
-	tse_expect_each(t, "ra ingress bpf_redirect_peer() program runs per packet (BPF)",
-			tse_bpf_row(t, TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED), 1,
-			&peer_looped, &tse_skipped);
-	tse_expect_clsact(t, TSE_RA, TSE_HOOK_REDIRECT);
-	tse_expect_received_fields(t, TSE_HOOK_REDIRECT, TSE_RA, PACKET_HOST, "ra's ingress");
+	judge_peer_redirect_ran(t);
 	tse_expect_each(t, "copies the receiver got per packet",
 			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0,
 			&peered_without_peer, &peered_without_peer);
@@ -725,22 +727,28 @@ static const struct tse_meaning peered_from_egress = {
 	"bpf_redirect_peer() from an egress hook sent packets on to vb: only tc ingress may"
 };
 
-static void judge_egress_bpf_redirect_peer(struct tse_test *t)
+/*
+ * va's program ran once per packet, and the kernel dropped what it redirected: vb got none of
+ * it (the fences pass the program and take the veth's way). @lost names what vb got.
+ */
+static void judge_dropped_after_va(struct tse_test *t, const char *what,
+				   const struct tse_meaning *lost)
 {
-	tse_expect_hook(t, "va egress bpf_redirect_peer() program runs per packet (BPF)",
-			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_hook(t, what, TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
 	tse_expect_clsact(t, TSE_VA, TSE_HOOK_REDIRECT);
 	tse_expect_each(t, "copies the receiver got per packet",
-			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0,
-			&peered_from_egress, &peered_from_egress);
-	/* The fences pass va's program: they take the veth's way to vb. */
+			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0, lost, lost);
 	tse_expect(t, "packets vb received (veth rx_packets), fences aside",
-		   (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences, 0,
-		   &peered_from_egress, &peered_from_egress);
+		   (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences, 0, lost, lost);
 	tse_expect_each(t, "vb ingress classifier runs per packet (BPF)",
-			tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0,
-			&peered_from_egress, &peered_from_egress);
+			tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0, lost, lost);
 	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
+}
+
+static void judge_egress_bpf_redirect_peer(struct tse_test *t)
+{
+	judge_dropped_after_va(t, "va egress bpf_redirect_peer() program runs per packet (BPF)",
+			       &peered_from_egress);
 }
 
 /*
@@ -766,18 +774,8 @@ static const struct tse_meaning sent_to_gone = {
 
 static void judge_egress_bpf_redirect_to_gone(struct tse_test *t)
 {
-	tse_expect_hook(t, "va egress bpf_redirect() program runs per packet (BPF)",
-			TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED, 1);
-	tse_expect_clsact(t, TSE_VA, TSE_HOOK_REDIRECT);
-	tse_expect_each(t, "copies the receiver got per packet",
-			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0, &sent_to_gone, &sent_to_gone);
-	tse_expect(t, "packets vb received (veth rx_packets), fences aside",
-		   (long long)tse_moved(t, TSE_VB).rx - t->traffic.fences, 0,
-		   &sent_to_gone, &sent_to_gone);
-	tse_expect_each(t, "vb ingress classifier runs per packet (BPF)",
-			tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 0,
-			&sent_to_gone, &sent_to_gone);
-	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
+	judge_dropped_after_va(t, "va egress bpf_redirect() program runs per packet (BPF)",
+			       &sent_to_gone);
 }
 
 static int setup_router_two_ifb(struct tse_test *t)
