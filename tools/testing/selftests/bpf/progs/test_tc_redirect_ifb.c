@@ -504,7 +504,7 @@ int tse_redirect_gone(struct __sk_buff *skb)
 	return sends ? bpf_redirect(cfg.target_ifindex, 0) : TC_ACT_UNSPEC;
 }
 
-/* At ra's ingress: each test packet into rb's peer, vb, as if vb had received it. */
+/* Each test packet into the peer of cfg.target_ifindex's veth, as if the peer received it. */
 SEC("tc")
 int tse_redirect_peer(struct __sk_buff *skb)
 {

@@ -190,7 +190,7 @@ struct tse_net {
 	int breaker;			/* the hook that breaks loops (BPF cfg) */
 	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
 	bool to_xmit_limit;		/* va's program loops each packet to the kernel's limit */
-	bool redirect_drops;		/* the kernel drops what va's program redirects */
+	bool redirect_drops;		/* the kernel drops what the site's program redirects */
 	bool redirect_to_gone;		/* va's program redirects to TSE_GONE_IFINDEX */
 	bool peer_of_ifb;		/* bpf_redirect_peer() names ifb, which has no peer */
 	struct test_tc_redirect_ifb *skel;

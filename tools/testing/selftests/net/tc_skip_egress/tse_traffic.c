@@ -416,7 +416,7 @@ static bool stopped_at_xmit_limit(struct tse_test *t, int flow, int seq)
 	       t->net.skel->bss->counters.seen[TSE_HOOK_REDIRECT][flow][seq] >= TSE_XMIT_LIMIT + 2;
 }
 
-/* Redirected where the kernel drops it, uncounted: the redirect is its outcome. */
+/* The site's program redirected it where the kernel drops it, uncounted: that is its outcome. */
 static bool dropped_by_redirect(struct tse_test *t, int flow, int seq)
 {
 	return t->net.redirect_drops &&
