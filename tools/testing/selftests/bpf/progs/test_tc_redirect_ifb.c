@@ -516,6 +516,22 @@ int tse_redirect_peer(struct __sk_buff *skb)
 	return sends ? bpf_redirect_peer(cfg.target_ifindex, 0) : TC_ACT_UNSPEC;
 }
 
+/*
+ * Each redirected test packet leaves va for a MAC that is not ra's, as after a stale neighbour
+ * entry (00:00:5e:00:53:01, RFC 7042's documentation range): ra takes it as PACKET_OTHERHOST.
+ */
+SEC("tc")
+int tse_to_other_host(struct __sk_buff *skb)
+{
+	static const __u8 other_host[ETH_ALEN] = { 0x00, 0x00, 0x5e, 0x00, 0x53, 0x01 };
+	struct tse_packet pkt;
+
+	if (count(skb, TSE_HOOK_TAIL, &pkt) == TSE_KIND_UDP && pkt.flow == TSE_FLOW_REDIRECTED &&
+	    bpf_skb_store_bytes(skb, 0, other_host, sizeof(other_host), 0))
+		return TC_ACT_SHOT;
+	return TC_ACT_UNSPEC;
+}
+
 /* A copy to ifb; the fence's too, but not a copy of it that came back from ifb (skb_iif set). */
 SEC("tc")
 int tse_clone_to_ifb(struct __sk_buff *skb)

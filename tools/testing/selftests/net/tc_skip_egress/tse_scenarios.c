@@ -640,19 +640,22 @@ static const struct tse_meaning peer_looped = {
 	"looped", "packets came back to ra's ingress: bpf_redirect_peer() left them on ra"
 };
 
-/* ra's program ran once per packet, on what ra received: a loop would bring it back. */
-static void judge_peer_redirect_ran(struct tse_test *t)
+/*
+ * ra's program ran once per packet, on what ra received (@pkt_type: for ra's MAC or another's):
+ * a loop would bring it back.
+ */
+static void judge_peer_redirect_ran(struct tse_test *t, unsigned int pkt_type)
 {
 	tse_expect_each(t, "ra ingress bpf_redirect_peer() program runs per packet (BPF)",
 			tse_bpf_row(t, TSE_HOOK_REDIRECT, TSE_FLOW_REDIRECTED), 1,
 			&peer_looped, &tse_skipped);
 	tse_expect_clsact(t, TSE_RA, TSE_HOOK_REDIRECT);
-	tse_expect_received_fields(t, TSE_HOOK_REDIRECT, TSE_RA, PACKET_HOST, "ra's ingress");
+	tse_expect_received_fields(t, TSE_HOOK_REDIRECT, TSE_RA, pkt_type, "ra's ingress");
 }
 
-static void judge_ingress_bpf_redirect_peer(struct tse_test *t)
+/* Past the router's forwarding, vb received each packet once, as for vb (PACKET_HOST). */
+static void judge_peered_to_vb(struct tse_test *t)
 {
-	judge_peer_redirect_ran(t);
 	tse_expect_each(t, "rb egress classifier runs per packet (BPF)",
 			tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED), 0,
 			&routed_not_peered, &routed_not_peered);
@@ -669,6 +672,33 @@ static void judge_ingress_bpf_redirect_peer(struct tse_test *t)
 	/* The breaker's count of the one pass: skb_scrub_packet(skb, false) keeps the mark. */
 	tse_expect_sent_fields(t, TSE_HOOK_PEER, TSE_VB, t->net.ifindex[TSE_VB], 1,
 			       "vb's ingress");
+}
+
+static void judge_ingress_bpf_redirect_peer(struct tse_test *t)
+{
+	judge_peer_redirect_ran(t, PACKET_HOST);
+	judge_peered_to_vb(t);
+}
+
+/*
+ * ingress_bpf_redirect_peer_other_host, a control: as ingress_bpf_redirect_peer, but va sends
+ * each test packet to a MAC that is not ra's, so ra takes it as PACKET_OTHERHOST. The
+ * redirect's skb_scrub_packet() makes it PACKET_HOST: vb delivers it. Without the scrub vb's
+ * IP layer would drop it as meant for another host.
+ */
+static int setup_ingress_bpf_redirect_peer_other_host(struct tse_test *t)
+{
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_to_other_host, 1) ?:
+	       setup_ingress_bpf_redirect_peer(t);
+}
+
+static void judge_ingress_bpf_redirect_peer_other_host(struct tse_test *t)
+{
+	tse_expect_hook(t, "va egress program for another MAC runs per packet (BPF)",
+			TSE_HOOK_TAIL, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_clsact(t, TSE_VA, TSE_HOOK_TAIL);
+	judge_peer_redirect_ran(t, PACKET_OTHERHOST);
+	judge_peered_to_vb(t);
 }
 
 /*
@@ -689,7 +719,7 @@ static const struct tse_meaning peered_without_peer = {
 
 static void judge_ingress_bpf_redirect_peer_of_ifb(struct tse_test *t)
 {
-	judge_peer_redirect_ran(t);
+	judge_peer_redirect_ran(t, PACKET_HOST);
 	tse_expect_each(t, "copies the receiver got per packet",
 			t->traffic.delivered[TSE_FLOW_REDIRECTED], 0,
 			&peered_without_peer, &peered_without_peer);

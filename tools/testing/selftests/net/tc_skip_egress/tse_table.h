@@ -142,6 +142,11 @@ TSE_ROW(forward_egress_bpf_redirect, ROUTER, TSE_F_BASE, TSE_UDP,
 TSE_ROW(ingress_bpf_redirect_peer, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true },
 	TSE_F_BASE, TSE_UDP, .prepare = prepare_ingress_bpf_redirect_peer,
 	.setup = setup_ingress_bpf_redirect_peer, .judge = judge_ingress_bpf_redirect_peer)
+TSE_ROW(ingress_bpf_redirect_peer_other_host,
+	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true }, TSE_F_BASE, TSE_UDP,
+	.prepare = prepare_ingress_bpf_redirect_peer,
+	.setup = setup_ingress_bpf_redirect_peer_other_host,
+	.judge = judge_ingress_bpf_redirect_peer_other_host)
 TSE_ROW(ingress_bpf_redirect_peer_of_ifb,
 	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true }, TSE_F_BASE, TSE_UDP,
 	.prepare = prepare_ingress_bpf_redirect_peer_of_ifb,
