@@ -517,6 +517,24 @@ int tse_redirect_peer(struct __sk_buff *skb)
 }
 
 /*
+ * Even test packets by bpf_redirect_peer(); odd ones return TC_ACT_REDIRECT with no helper call,
+ * so with no target: the kernel must drop them, not take the target of the packet before.
+ */
+SEC("tc")
+int tse_redirect_peer_or_bare(struct __sk_buff *skb)
+{
+	struct tse_packet pkt;
+	enum tse_kind kind;
+	int sends = site_sends_packet(skb, &kind, &pkt);
+
+	if (sends < 0)
+		return TC_ACT_SHOT;
+	if (!sends)
+		return TC_ACT_UNSPEC;
+	return pkt.seq & 1 ? TC_ACT_REDIRECT : bpf_redirect_peer(cfg.target_ifindex, 0);
+}
+
+/*
  * Each redirected test packet leaves va for a MAC that is not ra's, as after a stale neighbour
  * entry (00:00:5e:00:53:01, RFC 7042's documentation range): ra takes it as PACKET_OTHERHOST.
  */

@@ -702,6 +702,66 @@ static void judge_ingress_bpf_redirect_peer_other_host(struct tse_test *t)
 }
 
 /*
+ * ingress_bpf_redirect_without_target, a control: ra's ingress program bpf_redirect_peer()s the
+ * even packets of a burst to vb, and returns TC_ACT_REDIRECT for the odd ones without naming a
+ * target. ra takes the burst in one softirq, where the redirect's target lives on from packet
+ * to packet: skb_do_redirect() clears it, so every kernel drops the odd ones, counted nowhere.
+ */
+static void prepare_ingress_bpf_redirect_without_target(struct tse_test *t)
+{
+	prepare_ingress_bpf_redirect_peer(t);
+	t->net.redirect_drops = true;
+}
+
+static int setup_ingress_bpf_redirect_without_target(struct tse_test *t)
+{
+	return tse_count_at(t, TSE_RA, false, t->net.skel->progs.tse_redirect_peer_or_bare, 1) ?:
+	       tse_count_at(t, TSE_RB, true, t->net.skel->progs.tse_count_head, 1) ?:
+	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
+}
+
+static const struct tse_meaning redirected_without_target = {
+	"misredirected",
+	"packets redirected with no target went on: the kernel took the target of a packet before"
+};
+
+/* The sum of @row over the packets of one parity. */
+static long long parity_sum(struct tse_test *t, const unsigned int *row, int odd)
+{
+	long long n = 0;
+	int seq;
+
+	for (seq = odd; seq < t->pkts; seq += 2)
+		n += row[seq];
+	return n;
+}
+
+static void judge_ingress_bpf_redirect_without_target(struct tse_test *t)
+{
+	const unsigned int *peer = tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED);
+	const unsigned int *got = t->traffic.delivered[TSE_FLOW_REDIRECTED];
+
+	judge_peer_redirect_ran(t, PACKET_HOST);
+	tse_expect(t, "runs of vb's ingress classifier for the odd packets (BPF)",
+		   parity_sum(t, peer, 1), 0, &redirected_without_target,
+		   &redirected_without_target);
+	tse_expect(t, "packets the router sent out of rb (tx_packets), fences aside",
+		   (long long)tse_moved(t, TSE_RB).tx - t->traffic.fences, 0,
+		   &redirected_without_target, &redirected_without_target);
+	tse_expect(t, "copies the receiver got of the odd packets", parity_sum(t, got, 1), 0,
+		   &redirected_without_target, &redirected_without_target);
+	tse_expect(t, "copies the receiver got of the even packets (bpf_redirect_peer())",
+		   parity_sum(t, got, 0), t->pkts / 2, &tse_duplicated, &tse_not_delivered);
+	tse_expect(t, "runs of vb's ingress classifier for the even packets (BPF)",
+		   parity_sum(t, peer, 0), t->pkts / 2, &tse_duplicated, &tse_not_delivered);
+	tse_expect_each(t, "rb egress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED), 0,
+			&redirected_without_target, &redirected_without_target);
+	tse_expect_sent_fields(t, TSE_HOOK_PEER, TSE_VB, t->net.ifindex[TSE_VB], 1,
+			       "vb's ingress");
+}
+
+/*
  * ingress_bpf_redirect_peer_of_ifb, a control: bpf_redirect_peer() at ra's ingress names the
  * router's ifb, a device with no peer. skb_do_redirect() drops each packet, counted nowhere, on
  * every kernel; the fences take the router's way.
