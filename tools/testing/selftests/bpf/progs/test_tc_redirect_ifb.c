@@ -373,15 +373,25 @@ static __always_inline int site_sends(struct __sk_buff *skb, enum tse_kind *kind
 	return site_sends_packet(skb, kind, &pkt);
 }
 
-/* TC_ACT_REDIRECT and TCX_REDIRECT are the same value, so are the "next"s. */
-static __always_inline int redirect_ifb(struct __sk_buff *skb)
+/*
+ * Each test packet to @ifindex, or with @peer into its veth peer; the rest passes.
+ * TC_ACT_REDIRECT and TCX_REDIRECT are the same value, so are the "next"s.
+ */
+static __always_inline int redirect_sent(struct __sk_buff *skb, __u32 ifindex, bool peer)
 {
 	enum tse_kind kind;
 	int sends = site_sends(skb, &kind);
 
 	if (sends < 0)
 		return TC_ACT_SHOT;
-	return sends ? bpf_redirect(cfg.ifb_ifindex, 0) : TC_ACT_UNSPEC;
+	if (!sends)
+		return TC_ACT_UNSPEC;
+	return peer ? bpf_redirect_peer(ifindex, 0) : bpf_redirect(ifindex, 0);
+}
+
+static __always_inline int redirect_ifb(struct __sk_buff *skb)
+{
+	return redirect_sent(skb, cfg.ifb_ifindex, false);
 }
 
 SEC("tc")
@@ -484,36 +494,21 @@ int tse_resubmit_own_tcx(struct __sk_buff *skb)
 SEC("tc")
 int tse_redirect_self(struct __sk_buff *skb)
 {
-	enum tse_kind kind;
-	int sends = site_sends(skb, &kind);
-
-	if (sends < 0)
-		return TC_ACT_SHOT;
-	return sends ? bpf_redirect(skb->ifindex, 0) : TC_ACT_UNSPEC;
+	return redirect_sent(skb, skb->ifindex, false);
 }
 
 /* To cfg.target_ifindex, which no device has: the kernel drops each test packet. */
 SEC("tc")
 int tse_redirect_gone(struct __sk_buff *skb)
 {
-	enum tse_kind kind;
-	int sends = site_sends(skb, &kind);
-
-	if (sends < 0)
-		return TC_ACT_SHOT;
-	return sends ? bpf_redirect(cfg.target_ifindex, 0) : TC_ACT_UNSPEC;
+	return redirect_sent(skb, cfg.target_ifindex, false);
 }
 
 /* Each test packet into the peer of cfg.target_ifindex's veth, as if the peer received it. */
 SEC("tc")
 int tse_redirect_peer(struct __sk_buff *skb)
 {
-	enum tse_kind kind;
-	int sends = site_sends(skb, &kind);
-
-	if (sends < 0)
-		return TC_ACT_SHOT;
-	return sends ? bpf_redirect_peer(cfg.target_ifindex, 0) : TC_ACT_UNSPEC;
+	return redirect_sent(skb, cfg.target_ifindex, true);
 }
 
 /*
