@@ -25,9 +25,10 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 # rsync (make overlay), util-linux (unshare, nsenter) and procps; jq reads
 # test_progs' JSON summary (mk/test_progs-tap.sh); openssl makes the
 # signing certificate test_progs embeds from 7.x on (mk/test_progs.mk);
-# python3 runs vm/mutate.py (make mutate, and its self-test in make check).
+# python3 runs vm/mutate.py (make mutate, and its self-test in make check);
+# nftables' nft makes and reads egress_mirred_nft_egress's chain.
 SUITE=(make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcap-dev
-       iproute2 util-linux procps xz-utils rsync jq openssl python3)
+       iproute2 util-linux procps xz-utils rsync jq openssl python3 nftables)
 # Kernel builds (vm/build-kernel.sh: a git working copy of the tree; flex,
 # bison, bc, perl and libssl-dev for the kernel's own build), qemu, and
 # ccache, which keeps compiled objects across clones (vm/lib.sh, vm_kmake);
@@ -69,6 +70,7 @@ provides()
 	kmod)			echo depmod modinfo ;;
 	python3-pyroute2)	echo py:pyroute2 ;;
 	iputils-ping)		echo ping ;;
+	nftables)		echo nft ;;
 	*)			echo "$1" ;;
 	esac
 }

@@ -47,6 +47,8 @@ static const struct tse_probe probes[] = {
 	  "actions add action mirred egress redirect dev p1\n" },
 	{ TSE_F_TBF, "the tbf qdisc", "tc",
 	  "qdisc add dev p0 root tbf rate 1mbit burst 10kb latency 10ms\n" },
+	{ TSE_F_NFT_EGRESS, "nftables' netdev egress hook", "nft",
+	  "add table netdev p { chain c { type filter hook egress device p0 priority 0; }; }\n" },
 };
 
 static int probe_feature(struct tse_test *t, int nsfd, const struct tse_probe *p)
@@ -55,6 +57,8 @@ static int probe_feature(struct tse_test *t, int nsfd, const struct tse_probe *p
 
 	if (!tse_run_batch(nsfd, p->tool, p->cmds, err, sizeof(err)))
 		return 0;
+	if (!strncmp(err, "cannot run", 10))
+		return tse_skip(t, "no %s to probe %s: %s", p->tool, p->name, err);
 	return tse_skip(t, "kernel lacks %s: '%s %.*s' failed in an empty netns: %s",
 			p->name, p->tool, (int)strcspn(p->cmds, "\n"), p->cmds, err);
 }
@@ -152,15 +156,16 @@ static int probe_each(struct tse_test *t, int nsfd)
 /* The common case costs two commands: every probe of a tool in one batch. */
 static int probe_features(struct tse_test *t, int nsfd)
 {
+	static const char *const tools[] = { "ip", "tc", "nft" };
 	unsigned int need = t->s->features | TSE_F_VETH;
 	char cmds[1024], err[256];
+	unsigned int i;
 
-	probe_batch(t, need, "ip", cmds, sizeof(cmds));
-	if (tse_run_batch(nsfd, "ip", cmds, err, sizeof(err)))
-		return in_new_netns(t, probe_each);
-	probe_batch(t, need, "tc", cmds, sizeof(cmds));
-	if (cmds[0] && tse_run_batch(nsfd, "tc", cmds, err, sizeof(err)))
-		return in_new_netns(t, probe_each);
+	for (i = 0; i < ARRAY_SIZE(tools); i++) {
+		probe_batch(t, need, tools[i], cmds, sizeof(cmds));
+		if (cmds[0] && tse_run_batch(nsfd, tools[i], cmds, err, sizeof(err)))
+			return in_new_netns(t, probe_each);
+	}
 	if ((need & TSE_F_ROOT_QDISC) && probe_root_qdisc(t, nsfd))
 		return -1;
 	if (t->s->shape.monitor)

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/if_packet.h>
 
@@ -1254,6 +1255,59 @@ static void judge_resubmit(struct tse_test *t)
 			tse_bpf_row(t, TSE_HOOK_IFB, TSE_FLOW_REDIRECTED), 0,
 			&tse_misredirected, &tse_misredirected);
 	judge_received_once(t);
+}
+
+/*
+ * egress_mirred_nft_egress: egress_mirred under an nftables netdev egress chain on va, which
+ * counts the test flow before tc's egress hook does. ifb marks what it re-injects
+ * nf_skip_egress, so on every kernel the chain counts each packet once.
+ */
+#define NFT_CHAIN	"netdev tse_egress out"
+
+static int setup_egress_mirred_nft_egress(struct tse_test *t)
+{
+	char cmds[192], err[256];
+
+	snprintf(cmds, sizeof(cmds),
+		 "add table netdev tse_egress { chain out { type filter hook egress device %s priority 0; udp dport %d counter; }; }\n",
+		 tse_dev(t, TSE_VA), TSE_PORT);
+	if (tse_run_batch(t->net.ns[TSE_NS_SENDER], "nft", cmds, err, sizeof(err)))
+		return tse_setup_error(t, "nft: %s", err);
+	return setup_egress_mirred(t);
+}
+
+/* The chain's counter, -1 where nft cannot list it. */
+static long long nft_egress_packets(struct tse_test *t)
+{
+	static const char counter[] = "counter packets ";
+	const char *p = NULL;
+	char out[1024];
+
+	if (!tse_run_listing(t->net.ns[TSE_NS_SENDER], "nft", "list chain " NFT_CHAIN "\n",
+			     out, sizeof(out)))
+		p = strstr(out, counter);
+	if (p)
+		return strtoll(p + strlen(counter), NULL, 10);
+	tse_chomp(out);
+	tse_note(t, "nft list chain " NFT_CHAIN ": %s", out);
+	return -1;
+}
+
+static const struct tse_meaning nft_egress_again = {
+	"reclassified",
+	"netfilter's egress hook ran again for packets ifb re-injected: they lost nf_skip_egress"
+};
+
+static const struct tse_meaning nft_egress_missed = {
+	"skipped", "netfilter's egress hook on va let test packets pass uncounted"
+};
+
+static void judge_egress_mirred_nft_egress(struct tse_test *t)
+{
+	judge_egress_mirred(t);
+	tse_expect(t, "test packets va's nftables egress chain counted, fences aside",
+		   nft_egress_packets(t) - t->traffic.fences, t->pkts, &nft_egress_again,
+		   &nft_egress_missed);
 }
 
 #define PAIR_AT(ns)	{ .ifb_ns = (ns) }

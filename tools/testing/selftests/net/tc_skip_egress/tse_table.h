@@ -241,3 +241,6 @@ TSE_ROW(egress_bpf_redirect_to_self, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP
 	.prepare = prepare_egress_bpf_redirect_to_self,
 	.setup = setup_egress_bpf_redirect_to_self,
 	.judge = judge_egress_bpf_redirect_to_self)
+TSE_ROW(egress_mirred_nft_egress, PAIR_AT(TSE_NS_SENDER),
+	TSE_F_MIRRED_U32 | TSE_F_NFT_EGRESS, TSE_UDP,
+	.setup = setup_egress_mirred_nft_egress, .judge = judge_egress_mirred_nft_egress)

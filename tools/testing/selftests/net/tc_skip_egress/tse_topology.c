@@ -239,23 +239,26 @@ static void read_errors(int fd, char *err, size_t errlen)
 	}
 }
 
-static void exec_batch(int nsfd, int in, int err, const char *tool)
+/* ip and tc read commands with -batch, nft with -f. @listing: stdout goes with stderr. */
+static void exec_batch(int nsfd, int in, int err, const char *tool, bool listing)
 {
 	int null = open("/dev/null", O_RDWR);
 
 	if (setns(nsfd, CLONE_NEWNET) || null < 0)
 		_exit(127);
 	dup2(in, STDIN_FILENO);
-	dup2(null, STDOUT_FILENO);
+	dup2(listing ? err : null, STDOUT_FILENO);
 	dup2(err, STDERR_FILENO);
-	execlp(tool, tool, "-batch", "-", (char *)NULL);
+	execlp(tool, tool, strcmp(tool, "nft") ? "-batch" : "-f", "-", (char *)NULL);
+	dprintf(err, "cannot run %s: %s\n", tool, strerror(errno));
 	_exit(127);
 }
 
-int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
-		  size_t errlen)
+/* The pipe holds the largest batch (100 filters, about 16 KiB). */
+static pid_t start_batch(int nsfd, const char *tool, const char *cmds, bool listing,
+			 int *from, char *err, size_t errlen)
 {
-	int in[2], out[2], status = -1;
+	int in[2], out[2];
 	ssize_t n;
 	pid_t pid;
 
@@ -266,19 +269,58 @@ int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 	}
 	pid = fork();
 	if (pid == 0)
-		exec_batch(nsfd, in[0], out[1], tool);
+		exec_batch(nsfd, in[0], out[1], tool, listing);
 	close(in[0]);
 	close(out[1]);
-	/* The pipe holds the largest batch (100 filters, about 16 KiB). */
 	n = write(in[1], cmds, strlen(cmds));
 	close(in[1]);
 	if (n != (ssize_t)strlen(cmds) && pid > 0)
 		snprintf(err, errlen, "batch input cut short");
-	read_errors(out[0], err, errlen);
-	close(out[0]);
+	*from = out[0];
+	return pid;
+}
+
+static int end_batch(pid_t pid)
+{
+	int status = -1;
+
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
+		  size_t errlen)
+{
+	int from = -1;
+	pid_t pid = start_batch(nsfd, tool, cmds, false, &from, err, errlen);
+
+	if (from >= 0) {
+		read_errors(from, err, errlen);
+		close(from);
+	}
+	return end_batch(pid);
+}
+
+/* What @tool printed, stdout and stderr, into @out: nft's listing of a counter. */
+int tse_run_listing(int nsfd, const char *tool, const char *cmds, char *out,
+		    size_t outlen)
+{
+	char rest[256];
+	size_t got = 0;
+	int from = -1;
+	ssize_t n;
+	pid_t pid = start_batch(nsfd, tool, cmds, true, &from, out, outlen);
+
+	while (from >= 0 && got < outlen - 1 &&
+	       (n = read(from, out + got, outlen - 1 - got)) > 0)
+		got += n;
+	while (from >= 0 && read(from, rest, sizeof(rest)) > 0)
+		;	/* the rest, unread, to the end */
+	out[got] = '\0';
+	if (from >= 0)
+		close(from);
+	return end_batch(pid);
 }
 
 static const char *const tools[TSE_TOOLS] = { "ip", "tc" };

@@ -14,6 +14,8 @@ void tse_leave(struct tse_test *t);
 int tse_netns_new(struct tse_test *t);
 int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 		  size_t errlen);
+int tse_run_listing(int nsfd, const char *tool, const char *cmds, char *out,
+		    size_t outlen);
 void tse_chomp(char *s);
 __printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
 				const char *fmt, ...);
