@@ -123,7 +123,7 @@ t_controls_pass()
 
 t_failures_diagnosed()
 {
-	local words='reclassified|skipped|looped|not-redirected|misredirected|dropped-by-ifb|wrong-device|duplicated|not-delivered|corrupted|retransmitted|actions-skipped|actions-repeated|misclassified|fields-changed|tstamp-kept|not-hairpinned|not-batched|not-shaped|not-gso|not-timed|leaked|drop-uncounted|drop-counted-twice|sent-again|verdict-lost|xmit-limit-ignored|xmit-limit-early|sent-past-limit|unlogged|xmit-limit|net-ctx-left|wrong-home|kernel-warning'
+	local words='reclassified|skipped|looped|not-redirected|misredirected|dropped-by-ifb|wrong-device|duplicated|not-delivered|corrupted|retransmitted|actions-skipped|actions-repeated|misclassified|fields-changed|tstamp-kept|not-hairpinned|not-batched|not-shaped|not-gso|not-timed|leaked|drop-uncounted|drop-counted-twice|sent-again|verdict-lost|xmit-limit-ignored|xmit-limit-early|sent-past-limit|unlogged|xmit-limit|net-ctx-left|wrong-home|queue-ignored|kernel-warning'
 	local bad
 
 	if [ ! -s "$OUT/verdicts" ]; then

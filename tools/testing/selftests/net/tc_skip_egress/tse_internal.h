@@ -162,6 +162,7 @@ struct tse_devstats {
 	__u64 clsact;		/* packets its clsact qdisc counted */
 	__u64 clsact_drops;	/* packets its clsact qdisc dropped (TC_ACT_SHOT) */
 	__u64 overlimits;	/* its root qdisc's overlimits */
+	__u64 root_drops;	/* its root qdisc's drops */
 	__u64 class_pkts[TSE_CLASSES];	/* root qdisc classes 1:0 to 1:3 */
 	struct tse_actstats gact;	/* its root filter's gact action */
 	struct tse_actstats peer_gact;	/* the peer's ingress gact */

@@ -63,7 +63,7 @@ static void parse_link(struct nlmsghdr *nh, struct tse_devstats *ds)
 	ds->dropped = st.rx_dropped + st.tx_dropped;
 }
 
-/* The clsact qdisc's packets and drops, or the root qdisc's overlimits. */
+/* The clsact qdisc's packets and drops, or the root qdisc's overlimits and drops. */
 static void parse_qdisc(struct nlmsghdr *nh, struct tse_devstats *ds)
 {
 	struct tcmsg *tcm = NLMSG_DATA(nh);
@@ -91,6 +91,7 @@ static void parse_qdisc(struct nlmsghdr *nh, struct tse_devstats *ds)
 		ds->clsact_drops = gq.drops;
 	} else {
 		ds->overlimits = gq.overlimits;
+		ds->root_drops = gq.drops;
 	}
 }
 

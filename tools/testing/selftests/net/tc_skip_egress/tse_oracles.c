@@ -49,6 +49,7 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 		.clsact = a->clsact - b->clsact,
 		.clsact_drops = a->clsact_drops - b->clsact_drops,
 		.overlimits = a->overlimits - b->overlimits,
+		.root_drops = a->root_drops - b->root_drops,
 		.gact = actstats_moved(&a->gact, &b->gact),
 		.peer_gact = actstats_moved(&a->peer_gact, &b->peer_gact),
 		.gone = actstats_moved(&a->gone, &b->gone),

@@ -726,6 +726,17 @@ static const struct tse_meaning redirected_without_target = {
 	"packets redirected with no target went on: the kernel took the target of a packet before"
 };
 
+/* The sum of @row over all packets. */
+static long long row_sum(struct tse_test *t, const unsigned int *row)
+{
+	long long n = 0;
+	int seq;
+
+	for (seq = 0; seq < t->pkts; seq++)
+		n += row[seq];
+	return n;
+}
+
 /* The sum of @row over the packets of one parity. */
 static long long parity_sum(struct tse_test *t, const unsigned int *row, int odd)
 {
@@ -906,6 +917,55 @@ static void judge_burst(struct tse_test *t)
 	/* After ifb, which set skb_iif to itself; its gate counted the packet. */
 	tse_expect_sent_fields(t, TSE_HOOK_REINJECT, TSE_RB, t->net.ifindex[TSE_IFB], 1,
 			       "rb's root qdisc");
+}
+
+/*
+ * burst_into_short_ifb_queue: the burst into an ifb of txqueuelen 4 under a pfifo of 4. ifb_xmit()
+ * stops ifb's queue when it holds 4 packets, so the next wait in the pfifo and the rest of the
+ * burst is dropped there; the tasklet wakes the queue once it has sent what ifb held.
+ */
+#define SHORT_QUEUE	4
+
+static int setup_burst_into_short_ifb_queue(struct tse_test *t)
+{
+	enum tse_ns ns = tse_dev_ns(t, TSE_IFB);
+	char cmd[64], err[256];
+
+	snprintf(cmd, sizeof(cmd), "link set %s txqueuelen %d\n", tse_dev(t, TSE_IFB),
+		 SHORT_QUEUE);
+	if (tse_run_batch(t->net.ns[ns], "ip", cmd, err, sizeof(err)))
+		return tse_setup_error(t, "ip %s: %s", cmd, err);
+	return tse_tc_queue(t, ns, "qdisc add dev %s root pfifo limit %d\n",
+			    tse_dev(t, TSE_IFB), SHORT_QUEUE) ?:
+	       setup_forward_egress_mirred(t);
+}
+
+static const struct tse_meaning queue_ignored = {
+	"queue-ignored",
+	"ifb took more packets than its txqueuelen without stopping its queue: none waited in its root qdisc"
+};
+
+static const struct tse_meaning queue_not_woken = {
+	"not-delivered",
+	"fewer packets left ifb than it holds and its pfifo: its queue stopped too soon, or did not wake"
+};
+
+static void judge_burst_into_short_ifb_queue(struct tse_test *t)
+{
+	const unsigned int *got = t->traffic.delivered[TSE_FLOW_REDIRECTED];
+	long long dropped = tse_moved(t, TSE_IFB).root_drops;
+	long long delivered = row_sum(t, got);
+
+	tse_expect_redirected(t);
+	judge_once(t, TSE_RB, TSE_HOOK_HEAD, "rb egress classifier runs per packet (BPF)");
+	tse_expect_hook(t, "entries into ifb per packet (BPF on its egress)", TSE_HOOK_IFB,
+			TSE_FLOW_REDIRECTED, 1);
+	tse_expect_at_least(t, "packets ifb's root pfifo dropped", dropped, 1, &queue_ignored);
+	/* ifb holds one more than txqueuelen: it stops the queue before it takes the packet. */
+	tse_expect_at_least(t, "packets the receiver got", delivered, 2 * SHORT_QUEUE + 1,
+			    &queue_not_woken);
+	tse_expect(t, "packets the receiver got or ifb's root pfifo dropped", delivered + dropped,
+		   t->pkts, &tse_duplicated, &tse_not_delivered);
 }
 
 /* One ifb batch holds packets of rb and rb2: ifb must return each to its own device. */

@@ -169,6 +169,10 @@ TSE_ROW(router_two_ifb, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .ifb_in = tru
 TSE_ROW(burst, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .burst_sender = true },
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,
 	.setup = setup_burst, .judge = judge_burst)
+TSE_ROW(burst_into_short_ifb_queue,
+	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .burst_sender = true },
+	TSE_F_MIRRED_U32, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,
+	.setup = setup_burst_into_short_ifb_queue, .judge = judge_burst_into_short_ifb_queue)
 TSE_ROW(burst_two_devices,
 	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .burst_sender = true, .second_output = true },
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,

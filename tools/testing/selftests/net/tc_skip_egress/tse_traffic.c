@@ -446,7 +446,8 @@ static unsigned int tse_outcomes(struct tse_test *t)
 	}
 	if (tse_kstats_read(t, now))
 		return done;
-	gone = now[TSE_IFB].dropped - t->stats.before[TSE_IFB].dropped;
+	gone = now[TSE_IFB].dropped - t->stats.before[TSE_IFB].dropped +
+	       now[TSE_IFB].root_drops - t->stats.before[TSE_IFB].root_drops;
 	if (t->net.ifindex[TSE_IFB_IN])
 		gone += now[TSE_IFB_IN].dropped - t->stats.before[TSE_IFB_IN].dropped;
 	gone += sent_back(t, now, TSE_RA) + sent_back(t, now, TSE_VI);
