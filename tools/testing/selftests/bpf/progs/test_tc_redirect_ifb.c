@@ -530,6 +530,17 @@ int tse_redirect_peer_or_bare(struct __sk_buff *skb)
 }
 
 /*
+ * XDP's bpf_redirect() names cfg.target_ifindex for each packet, which then passes: XDP does
+ * not act on the target, and it stays in the redirect info that tc's hook reads next.
+ */
+SEC("xdp")
+int tse_xdp_name_target(struct xdp_md *ctx)
+{
+	bpf_redirect(cfg.target_ifindex, 0);
+	return XDP_PASS;
+}
+
+/*
  * Each redirected test packet leaves va for a MAC that is not ra's, as after a stale neighbour
  * entry (00:00:5e:00:53:01, RFC 7042's documentation range): ra takes it as PACKET_OTHERHOST.
  */

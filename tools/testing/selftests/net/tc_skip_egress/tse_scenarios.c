@@ -774,6 +774,50 @@ static void judge_ingress_bpf_redirect_without_target(struct tse_test *t)
 }
 
 /*
+ * ingress_bpf_redirect_target_from_xdp, a control: as ingress_bpf_redirect_without_target, under
+ * a generic XDP program on ra whose bpf_redirect() names rb for each packet, which it passes.
+ * That sets the target, not the flags: the odd packets' bare TC_ACT_REDIRECT sends them out of
+ * rb as bpf_redirect() would, and vb drops them (for ra's MAC). Only if the flags of the even
+ * packet's bpf_redirect_peer() carried over would they go into vb instead.
+ */
+static int setup_ingress_bpf_redirect_target_from_xdp(struct tse_test *t)
+{
+	return tse_attach_xdp(t, TSE_RA, t->net.skel->progs.tse_xdp_name_target) ?:
+	       setup_ingress_bpf_redirect_without_target(t);
+}
+
+static const struct tse_meaning flags_carried = {
+	"misredirected",
+	"packets redirected without flags went into vb: the BPF_F_PEER of the redirect before carried over"
+};
+
+static const struct tse_meaning peered_out_of_rb = {
+	"wrong-device", "even packets left by rb: bpf_redirect_peer() did not hand them to vb"
+};
+
+static void judge_ingress_bpf_redirect_target_from_xdp(struct tse_test *t)
+{
+	const unsigned int *head = tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED);
+	const unsigned int *got = t->traffic.delivered[TSE_FLOW_REDIRECTED];
+
+	judge_peer_redirect_ran(t, PACKET_HOST);
+	tse_expect(t, "runs of rb's egress classifier for the odd packets (BPF)",
+		   parity_sum(t, head, 1), t->pkts / 2, &tse_duplicated, &flags_carried);
+	tse_expect(t, "runs of rb's egress classifier for the even packets (BPF)",
+		   parity_sum(t, head, 0), 0, &peered_out_of_rb, &peered_out_of_rb);
+	tse_expect(t, "packets the router sent out of rb (tx_packets), fences aside",
+		   (long long)tse_moved(t, TSE_RB).tx - t->traffic.fences, t->pkts / 2,
+		   &peered_out_of_rb, &flags_carried);
+	tse_expect(t, "copies the receiver got of the odd packets (for ra's MAC)",
+		   parity_sum(t, got, 1), 0, &flags_carried, &flags_carried);
+	tse_expect(t, "copies the receiver got of the even packets (bpf_redirect_peer())",
+		   parity_sum(t, got, 0), t->pkts / 2, &tse_duplicated, &tse_not_delivered);
+	tse_expect_each(t, "vb ingress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 1,
+			&tse_duplicated, &tse_not_delivered);
+}
+
+/*
  * ingress_bpf_redirect_peer_of_ifb, a control: bpf_redirect_peer() at ra's ingress names the
  * router's ifb, a device with no peer. skb_do_redirect() drops each packet, counted nowhere, on
  * every kernel; the fences take the router's way.

@@ -153,6 +153,12 @@ TSE_ROW(ingress_bpf_redirect_without_target,
 	.prepare = prepare_ingress_bpf_redirect_without_target,
 	.setup = setup_ingress_bpf_redirect_without_target,
 	.judge = judge_ingress_bpf_redirect_without_target)
+TSE_ROW(ingress_bpf_redirect_target_from_xdp,
+	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true, .burst_sender = true },
+	TSE_F_BASE, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,
+	.prepare = prepare_ingress_bpf_redirect_without_target,
+	.setup = setup_ingress_bpf_redirect_target_from_xdp,
+	.judge = judge_ingress_bpf_redirect_target_from_xdp)
 TSE_ROW(ingress_bpf_redirect_peer_of_ifb,
 	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true }, TSE_F_BASE, TSE_UDP,
 	.prepare = prepare_ingress_bpf_redirect_peer_of_ifb,

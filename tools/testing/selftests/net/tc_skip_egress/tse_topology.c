@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <poll.h>
 #include <linux/if_bridge.h>
+#include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
@@ -878,6 +879,23 @@ int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 	tse_leave(t);
 	if (err)
 		return tse_setup_error(t, "attach tcx to %s: %s", tse_dev(t, dev),
+				       strerror(-err));
+	return 0;
+}
+
+/* Generic (skb) mode: the program runs on each packet just before tc's ingress hook. */
+int tse_attach_xdp(struct tse_test *t, enum tse_dev dev, struct bpf_program *prog)
+{
+	int err = 0;
+
+	if (tse_enter(t, tse_dev_ns(t, dev)))
+		return tse_setup_error(t, "setns: %s", strerror(errno));
+	if (bpf_xdp_attach(t->net.ifindex[dev], bpf_program__fd(prog), XDP_FLAGS_SKB_MODE,
+			   NULL))
+		err = -errno;
+	tse_leave(t);
+	if (err)
+		return tse_setup_error(t, "attach generic XDP to %s: %s", tse_dev(t, dev),
 				       strerror(-err));
 	return 0;
 }

@@ -30,6 +30,7 @@ int tse_count_at_root(struct tse_test *t, enum tse_dev dev,
 struct bpf_link *tse_tcx_link(struct bpf_program *prog, int ifindex);
 int tse_attach_tcx(struct tse_test *t, enum tse_dev dev,
 		   struct bpf_program *prog);
+int tse_attach_xdp(struct tse_test *t, enum tse_dev dev, struct bpf_program *prog);
 int tse_u32_match(struct tse_test *t, int l4, int port, char *buf, int len);
 int tse_mirred_filter(struct tse_test *t, enum tse_dev dev,
 		      const char *parent, int prio, int l4, int port,
