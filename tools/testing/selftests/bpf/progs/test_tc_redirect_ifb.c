@@ -530,13 +530,13 @@ int tse_redirect_peer_or_bare(struct __sk_buff *skb)
 }
 
 /*
- * XDP's bpf_redirect() names cfg.target_ifindex for each packet, which then passes: XDP does
- * not act on the target, and it stays in the redirect info that tc's hook reads next.
+ * XDP's bpf_redirect() names cfg.xdp_target_ifindex for each packet, which then passes: XDP
+ * does not act on the target, and it stays in the redirect info that tc's hook reads next.
  */
 SEC("xdp")
 int tse_xdp_name_target(struct xdp_md *ctx)
 {
-	bpf_redirect(cfg.target_ifindex, 0);
+	bpf_redirect(cfg.xdp_target_ifindex, 0);
 	return XDP_PASS;
 }
 

@@ -51,6 +51,7 @@ struct tse_config {
 	__u8 redirect_both;	/* bpf_redirect() both flows: two devices, one ifb */
 	__u32 target_ifindex;	/* a plain device for bpf_redirect() */
 	__u8 target_mac[6];	/* the MAC of the target's link peer */
+	__u32 xdp_target_ifindex;	/* what XDP's bpf_redirect() names: rb */
 	__u8 second_daddr[16];	/* vb2's address: where vi's split sends the second flow */
 	__u32 tgid;		/* the test's process, whose syscalls are watched */
 	__u32 net_ctx_off;	/* offset of task_struct's bpf_net_context (kernel BTF) */

@@ -159,6 +159,12 @@ TSE_ROW(ingress_bpf_redirect_target_from_xdp,
 	.prepare = prepare_ingress_bpf_redirect_without_target,
 	.setup = setup_ingress_bpf_redirect_target_from_xdp,
 	.judge = judge_ingress_bpf_redirect_target_from_xdp)
+TSE_ROW(ingress_bpf_redirect_flags_after_gone,
+	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true, .burst_sender = true },
+	TSE_F_BASE, TSE_UDP_BURST, .pkts = TSE_MAX_PKTS,
+	.prepare = prepare_ingress_bpf_redirect_flags_after_gone,
+	.setup = setup_ingress_bpf_redirect_target_from_xdp,
+	.judge = judge_ingress_bpf_redirect_flags_after_gone)
 TSE_ROW(ingress_bpf_redirect_peer_of_ifb,
 	{ .routed = true, .ifb_ns = TSE_NS_ROUTER, .peer = true }, TSE_F_BASE, TSE_UDP,
 	.prepare = prepare_ingress_bpf_redirect_peer_of_ifb,

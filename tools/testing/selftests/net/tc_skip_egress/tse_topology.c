@@ -461,6 +461,7 @@ static void set_target(struct tse_test *t, struct tse_config *cfg)
 		cfg->target_ifindex = t->net.ifindex[TSE_VI];
 	else
 		cfg->target_ifindex = t->net.ifindex[t->s->shape.routed ? TSE_RB2 : TSE_VA2];
+	cfg->xdp_target_ifindex = t->net.ifindex[TSE_RB];
 	if (mac)
 		sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
 		       &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]);
