@@ -530,6 +530,30 @@ int tse_redirect_peer_or_bare(struct __sk_buff *skb)
 }
 
 /*
+ * Each test packet to ifb by bpf_redirect_neigh(), through a next hop on ifb (a documentation
+ * address; ifb has no ARP, so any will do): this path does not mark the packet redirected.
+ */
+SEC("tc")
+int tse_redirect_neigh_ifb(struct __sk_buff *skb)
+{
+	struct bpf_redir_neigh nh = {};
+	struct tse_packet pkt;
+	enum tse_kind kind = count(skb, TSE_HOOK_TARGET, &pkt);
+
+	if (kind != TSE_KIND_UDP || pkt.flow != TSE_FLOW_REDIRECTED)
+		return TC_ACT_UNSPEC;
+	if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
+		nh.nh_family = 10;	/* AF_INET6 */
+		nh.ipv6_nh[0] = bpf_htonl(0x20010db8);
+		nh.ipv6_nh[3] = bpf_htonl(0xfe);
+	} else {
+		nh.nh_family = 2;	/* AF_INET */
+		nh.ipv4_nh = bpf_htonl(0xc00002fe);	/* 192.0.2.254 */
+	}
+	return bpf_redirect_neigh(cfg.ifb_ifindex, &nh, sizeof(nh), 0);
+}
+
+/*
  * XDP's bpf_redirect() names cfg.xdp_target_ifindex for each packet, which then passes: XDP
  * does not act on the target, and it stays in the redirect info that tc's hook reads next.
  */

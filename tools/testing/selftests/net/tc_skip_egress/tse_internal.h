@@ -110,6 +110,7 @@ struct tse_shape {
 	bool aggregate;		/* a second veth pair, va2 - vb2, its own flow */
 	bool target;		/* va2 - vb2, a plain target for a redirect */
 	bool target_has_vb_mac;	/* vb2 answers to vb's MAC (a redirect that cannot readdress) */
+	bool ifb_has_vb_mac;	/* so a neighbour on ifb (no ARP: its own MAC) is for vb */
 	bool bare;		/* clsact only where the scenario adds one */
 	bool second_output;	/* routed: rb2 - vb2, for what ra's program sends */
 	bool forwarded;		/* the sender forwards what the origin sends it */

@@ -1257,6 +1257,41 @@ static void judge_mirred_to_veth(struct tse_test *t)
 		      t->net.ifindex[TSE_VA]);
 }
 
+/*
+ * mirred_to_veth_then_neigh_to_ifb: mirred on va egress redirects each test packet to va2 (which
+ * marks it redirected, skb_iif va), and va2's egress program bpf_redirect_neigh()s it on to ifb.
+ * That path leaves skb_iif alone on every kernel, and ifb returns the packet to va, whose egress
+ * hook it skips; it leaves for ifb's MAC, which is vb's. The fences take va2's way to vb2.
+ */
+static int setup_mirred_to_veth_then_neigh_to_ifb(struct tse_test *t)
+{
+	return head_and_mirred(t, TSE_VA, true, TSE_VA2) ?:
+	       tse_count_at(t, TSE_VA2, true, t->net.skel->progs.tse_redirect_neigh_ifb, 1) ?:
+	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
+}
+
+static const struct tse_meaning neigh_iif_changed = {
+	"wrong-home",
+	"ifb returned packets redirected to it by bpf_redirect_neigh() to another device than mirred's: the redirect changed skb_iif"
+};
+
+static void judge_mirred_to_veth_then_neigh_to_ifb(struct tse_test *t)
+{
+	judge_once(t, TSE_VA, TSE_HOOK_HEAD, "va egress classifier runs per packet (BPF)");
+	tse_expect_hook(t, "va2 egress bpf_redirect_neigh() program runs per packet (BPF)",
+			TSE_HOOK_TARGET, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_ifb_once(t, TSE_IFB);
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, t->net.ifindex[TSE_VA], 0,
+			       "ifb's egress");
+	tse_expect_each(t, "vb ingress classifier runs per packet (BPF)",
+			tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED), 1,
+			&tse_duplicated, &neigh_iif_changed);
+	tse_expect(t, "packets vb2 received (veth rx_packets), fences aside",
+		   (long long)tse_moved(t, TSE_VB2).rx - t->traffic.fences, 0,
+		   &neigh_iif_changed, &neigh_iif_changed);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+}
+
 static void judge_root_qdisc_mirred_to_veth(struct tse_test *t)
 {
 	judge_to_veth(t, TSE_HOOK_HEAD, "va root qdisc filter runs per packet (BPF)",

@@ -222,6 +222,11 @@ TSE_ROW(mirred_to_veth,
 	{ .ifb_ns = TSE_NS_SENDER, .target = true, .target_has_vb_mac = true },
 	TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_mirred_to_veth, .judge = judge_mirred_to_veth)
+TSE_ROW(mirred_to_veth_then_neigh_to_ifb,
+	{ .ifb_ns = TSE_NS_SENDER, .target = true, .target_has_vb_mac = true,
+	  .ifb_has_vb_mac = true },
+	TSE_F_MIRRED_U32, TSE_UDP, .setup = setup_mirred_to_veth_then_neigh_to_ifb,
+	.judge = judge_mirred_to_veth_then_neigh_to_ifb)
 TSE_ROW(root_qdisc_mirred_to_veth,
 	{ .ifb_ns = TSE_NS_SENDER, .target = true, .target_has_vb_mac = true },
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC, TSE_UDP,

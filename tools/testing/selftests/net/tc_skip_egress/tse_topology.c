@@ -769,10 +769,13 @@ static int create_routed(struct tse_test *t)
 static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 {
 	const char *name = tse_dev(t, ifb);
+	char address[40] = "";
 
+	if (ifb == TSE_IFB && t->s->shape.ifb_has_vb_mac)
+		snprintf(address, sizeof(address), " address %s", link_mac(t, TSE_VB));
 	return tse_queue(t, tse_dev_ns(t, ifb), TSE_IP,
-		      "link add name %s txqueuelen 1000 type ifb\n"
-		      "link set %s " TSE_SILENT "\n", name, name) ?:
+		      "link add name %s txqueuelen 1000%s type ifb\n"
+		      "link set %s " TSE_SILENT "\n", name, address, name) ?:
 	       (t->net.breaker == TSE_HOOKS ?
 		tse_queue(t, tse_dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name) : 0);
 }
