@@ -748,6 +748,18 @@ static long long parity_sum(struct tse_test *t, const unsigned int *row, int odd
 	return n;
 }
 
+/* @want of the even packets went into vb by bpf_redirect_peer(), each once. */
+static void judge_even_into_vb(struct tse_test *t, int want)
+{
+	const unsigned int *peer = tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED);
+	const unsigned int *got = t->traffic.delivered[TSE_FLOW_REDIRECTED];
+
+	tse_expect(t, "copies the receiver got of the even packets (bpf_redirect_peer())",
+		   parity_sum(t, got, 0), want, &tse_duplicated, &tse_not_delivered);
+	tse_expect(t, "runs of vb's ingress classifier for the even packets (BPF)",
+		   parity_sum(t, peer, 0), want, &tse_duplicated, &tse_not_delivered);
+}
+
 static void judge_ingress_bpf_redirect_without_target(struct tse_test *t)
 {
 	const unsigned int *peer = tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED);
@@ -762,10 +774,7 @@ static void judge_ingress_bpf_redirect_without_target(struct tse_test *t)
 		   &redirected_without_target, &redirected_without_target);
 	tse_expect(t, "copies the receiver got of the odd packets", parity_sum(t, got, 1), 0,
 		   &redirected_without_target, &redirected_without_target);
-	tse_expect(t, "copies the receiver got of the even packets (bpf_redirect_peer())",
-		   parity_sum(t, got, 0), t->pkts / 2, &tse_duplicated, &tse_not_delivered);
-	tse_expect(t, "runs of vb's ingress classifier for the even packets (BPF)",
-		   parity_sum(t, peer, 0), t->pkts / 2, &tse_duplicated, &tse_not_delivered);
+	judge_even_into_vb(t, t->pkts / 2);
 	tse_expect_each(t, "rb egress classifier runs per packet (BPF)",
 			tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED), 0,
 			&redirected_without_target, &redirected_without_target);
@@ -801,7 +810,6 @@ static void judge_odd_out_of_rb(struct tse_test *t, bool peered)
 	const unsigned int *head = tse_bpf_row(t, TSE_HOOK_HEAD, TSE_FLOW_REDIRECTED);
 	const unsigned int *peer = tse_bpf_row(t, TSE_HOOK_PEER, TSE_FLOW_REDIRECTED);
 	const unsigned int *got = t->traffic.delivered[TSE_FLOW_REDIRECTED];
-	int even = peered ? t->pkts / 2 : 0;
 
 	judge_peer_redirect_ran(t, PACKET_HOST);
 	tse_expect(t, "runs of rb's egress classifier for the odd packets (BPF)",
@@ -815,10 +823,7 @@ static void judge_odd_out_of_rb(struct tse_test *t, bool peered)
 		   parity_sum(t, got, 1), 0, &flags_carried, &flags_carried);
 	tse_expect(t, "runs of vb's ingress classifier for the odd packets (BPF)",
 		   parity_sum(t, peer, 1), t->pkts / 2, &tse_duplicated, &tse_not_delivered);
-	tse_expect(t, "copies the receiver got of the even packets (bpf_redirect_peer())",
-		   parity_sum(t, got, 0), even, &tse_duplicated, &tse_not_delivered);
-	tse_expect(t, "runs of vb's ingress classifier for the even packets (BPF)",
-		   parity_sum(t, peer, 0), even, &tse_duplicated, &tse_not_delivered);
+	judge_even_into_vb(t, peered ? t->pkts / 2 : 0);
 }
 
 static void judge_ingress_bpf_redirect_target_from_xdp(struct tse_test *t)
