@@ -497,9 +497,9 @@ int tse_redirect_self(struct __sk_buff *skb)
 	return redirect_sent(skb, skb->ifindex, false);
 }
 
-/* To cfg.target_ifindex, which no device has: the kernel drops each test packet. */
+/* To cfg.target_ifindex: an ifindex no device has, or lo's; the kernel drops each test packet. */
 SEC("tc")
-int tse_redirect_gone(struct __sk_buff *skb)
+int tse_redirect_target(struct __sk_buff *skb)
 {
 	return redirect_sent(skb, cfg.target_ifindex, false);
 }

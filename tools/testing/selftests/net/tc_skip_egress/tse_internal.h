@@ -34,6 +34,7 @@
 #define TSE_PKTS	5	/* test datagrams per flow, unless a scenario says */
 #define TSE_LOOP_LIMIT	8	/* entries into ifb before a packet counts as looping */
 #define TSE_GONE_IFINDEX 0x7fffff00	/* no device's: a netns counts its ifindexes up from 1 */
+#define TSE_LO_IFINDEX	1		/* lo's, in every netns: it is registered first */
 #define TSE_XMIT_LIMIT	8	/* the kernel's XMIT_RECURSION_LIMIT (linux/netdevice.h) */
 #define TSE_WAIT_MS	3000	/* how long a packet may take to reach an outcome */
 #define TSE_FENCE_MS	1000	/* how long the fence may take */
@@ -195,6 +196,7 @@ struct tse_net {
 	bool to_xmit_limit;		/* va's program loops each packet to the kernel's limit */
 	bool redirect_drops;		/* the kernel drops what the site's program redirects */
 	bool redirect_to_gone;		/* va's program redirects to TSE_GONE_IFINDEX */
+	bool redirect_to_lo;		/* va's program redirects to lo (TSE_LO_IFINDEX) */
 	bool peer_of_ifb;		/* bpf_redirect_peer() names ifb, which has no peer */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];

@@ -938,9 +938,9 @@ static void prepare_egress_bpf_redirect_to_gone(struct tse_test *t)
 	t->net.redirect_drops = true;
 }
 
-static int setup_egress_bpf_redirect_to_gone(struct tse_test *t)
+static int setup_va_redirect_to_target(struct tse_test *t)
 {
-	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_redirect_gone, 1) ?:
+	return tse_count_at(t, TSE_VA, true, t->net.skel->progs.tse_redirect_target, 1) ?:
 	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
 }
 
@@ -952,6 +952,27 @@ static void judge_egress_bpf_redirect_to_gone(struct tse_test *t)
 {
 	judge_dropped_after_va(t, "va egress bpf_redirect() program runs per packet (BPF)",
 			       &sent_to_gone);
+}
+
+/*
+ * egress_bpf_redirect_to_lo, a control: the same to lo, a device registered without
+ * rtnl_link_ops (netif_is_ifb() must not read them); lo is down in a new netns, so
+ * dev_queue_xmit() drops each packet on every kernel.
+ */
+static void prepare_egress_bpf_redirect_to_lo(struct tse_test *t)
+{
+	t->net.redirect_to_lo = true;
+	t->net.redirect_drops = true;
+}
+
+static const struct tse_meaning sent_by_lo = {
+	"misredirected", "bpf_redirect() to lo, which is down, sent packets on to vb"
+};
+
+static void judge_egress_bpf_redirect_to_lo(struct tse_test *t)
+{
+	judge_dropped_after_va(t, "va egress bpf_redirect() program runs per packet (BPF)",
+			       &sent_by_lo);
 }
 
 static int setup_router_two_ifb(struct tse_test *t)

@@ -453,6 +453,8 @@ static void set_target(struct tse_test *t, struct tse_config *cfg)
 
 	if (t->net.redirect_to_gone)
 		cfg->target_ifindex = TSE_GONE_IFINDEX;
+	else if (t->net.redirect_to_lo)
+		cfg->target_ifindex = TSE_LO_IFINDEX;
 	else if (t->net.peer_of_ifb)
 		cfg->target_ifindex = t->net.ifindex[TSE_IFB];
 	else if (t->s->shape.peer)
