@@ -153,7 +153,7 @@ static int probe_each(struct tse_test *t, int nsfd)
 	return ret ?: tse_setup_error(t, "feature probes failed together, passed one by one");
 }
 
-/* The common case costs two commands: every probe of a tool in one batch. */
+/* The common case costs a command per tool (ip, tc, nft): its probes in one batch. */
 static int probe_features(struct tse_test *t, int nsfd)
 {
 	static const char *const tools[] = { "ip", "tc", "nft" };
