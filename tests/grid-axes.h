@@ -23,7 +23,7 @@ static const char *const values[AXES][MAX_VALUES] = {
 	{ "NONE", "CLSACT_MIRRED", "CLSACT_BPF", "TCX", "ROOT", "ROOT_CLSACT" },
 	{ "PACKET", "COPY", "PLAIN", "OWN", "INPUT" },
 	{ "ONE", "TWO", "LOWER" },
-	{ "NONE", "VLAN", "MACVLAN", "BOND", "TUNNEL", "BRIDGE" },
+	{ "NONE", "VLAN", "MACVLAN", "BOND", "TUNNEL", "BRIDGE", "QINQ" },
 	{ "LOCAL", "FORWARDED", "BATCH" },
 	{ "false", "true" },
 	{ "false", "true" },

@@ -120,17 +120,27 @@ static enum tse_dev site_target(const struct tse_point *p)
 	return plain_target(p) ? TSE_VA2 : TSE_IFB;
 }
 
-/* Below a vlan, va's tag is out of band: tc sees 802.1Q (tc_skb_protocol()), u32 the IP header. */
+static bool vlan_upper(const struct tse_point *p)
+{
+	return p->upper == TSE_UPPER_VLAN || p->upper == TSE_UPPER_QINQ;
+}
+
+static const char *tag_protocol(const struct tse_point *p)
+{
+	return p->upper == TSE_UPPER_QINQ ? "protocol 802.1ad" : "protocol 802.1q";
+}
+
+/* Below a vlan, va's tag is out of band: tc sees its TPID (tc_skb_protocol()), u32 IP. */
 static int root_mirred(struct tse_test *t, enum tse_dev dev, enum tse_flow flow,
 		       const char *verb, enum tse_dev target)
 {
-	bool tagged = dev == TSE_VA && t->s->point.upper == TSE_UPPER_VLAN;
+	bool tagged = dev == TSE_VA && vlan_upper(&t->s->point);
 	char match[160];
 
 	tse_u32_match(t, UDP, TSE_PORT + flow, match, sizeof(match));
 	return tse_tc_queue(t, TSE_NS_SENDER,
 			    "filter add dev %s parent 1: prio 2 %s%s classid 1:%d action mirred egress %s dev %s\n",
-			    tse_dev(t, dev), tagged ? "protocol 802.1q" : "",
+			    tse_dev(t, dev), tagged ? tag_protocol(&t->s->point) : "",
 			    tagged ? strstr(match, " u32 ") : match, TSE_CHOSEN_CLASS, verb,
 			    tse_dev(t, target));
 }
@@ -199,7 +209,7 @@ static int site_programs(struct tse_test *t, enum tse_dev dev)
 /* vb gets a tunnel's outer packet, a vlan's tagged frame: u32's "protocol ip" misses both. */
 static bool peer_u32_matches(const struct tse_point *p)
 {
-	return p->upper != TSE_UPPER_TUNNEL && p->upper != TSE_UPPER_VLAN;
+	return p->upper != TSE_UPPER_TUNNEL && !vlan_upper(p);
 }
 
 static bool floods(const struct tse_point *p)
@@ -1382,7 +1392,7 @@ static struct tse_rule vlan_rule(const struct tse_point *p, const struct field_h
 		     (h->hook == TSE_HOOK_IFB && lower_stage(p));
 
 	/* ifb's gate reads the entry from va last, where va redirects too. */
-	if (p->upper != TSE_UPPER_VLAN || (!below && h->hook != TSE_HOOK_PEER))
+	if (!vlan_upper(p) || (!below && h->hook != TSE_HOOK_PEER))
 		return (struct tse_rule){ 0, unset };
 	return (struct tse_rule){ f == TSE_FIELD_VLAN_PRESENT ? 1 : TSE_VLAN_ID, vlan_tag };
 }

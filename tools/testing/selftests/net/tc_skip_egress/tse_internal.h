@@ -95,6 +95,7 @@ enum tse_feature {
 	TSE_F_TUNNEL	= BIT(12),	/* ipip in IPv4 tests, ip6tnl in IPv6 tests */
 	TSE_F_BRIDGE	= BIT(13),
 	TSE_F_NFT_EGRESS = BIT(14),	/* nftables' netdev egress hook, and nft */
+	TSE_F_QINQ	= BIT(15),
 };
 
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)

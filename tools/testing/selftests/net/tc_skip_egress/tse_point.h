@@ -17,6 +17,7 @@ enum tse_upper {
 	TSE_UPPER_BOND,		/* an active-backup bond, va or vb its slave */
 	TSE_UPPER_TUNNEL,	/* ipip or ip6tnl (ip6ip6) from va to vb, no L2 header */
 	TSE_UPPER_BRIDGE,	/* a bridge, va its port; the sender's floods to vc too */
+	TSE_UPPER_QINQ,		/* 802.1ad vlan 10: a provider's S-tag */
 	TSE_UPPER_COUNT,
 };
 

@@ -28,6 +28,8 @@ static const struct tse_probe probes[] = {
 	{ TSE_F_VETH, "veth", "ip", "link add name p0 type veth peer name p1\n" },
 	{ TSE_F_IFB, "ifb", "ip", "link add name pi type ifb\n" },
 	{ TSE_F_VLAN, "802.1Q vlan", "ip", "link add link p0 name p0.10 type vlan id 10\n" },
+	{ TSE_F_QINQ, "802.1ad vlan", "ip",
+	  "link add link p0 name p0.ad type vlan proto 802.1ad id 10\n" },
 	{ TSE_F_MACVLAN, "macvlan", "ip",
 	  "link add link p0 name p0.mv type macvlan mode bridge\n" },
 	{ TSE_F_BOND, "bonding", "ip", "link add name pb type bond mode active-backup\n" },

@@ -1515,6 +1515,7 @@ static void judge_egress_mirred_nft_egress(struct tse_test *t)
 #define TSE_F_UPPER_BOND		TSE_F_BOND
 #define TSE_F_UPPER_TUNNEL		TSE_F_TUNNEL
 #define TSE_F_UPPER_BRIDGE		TSE_F_BRIDGE
+#define TSE_F_UPPER_QINQ		TSE_F_QINQ
 
 #define TSE_GRID(n, site, sends, stages, dev, source, alone, agg)		\
 	{ #n, { .upper = TSE_UPPER_##dev, .ifb_ns = TSE_NS_SENDER,		\

@@ -51,6 +51,7 @@ TSE_GRID(root_qdisc_mirror_macvlan_solo, ROOT, COPY, ONE, MACVLAN, LOCAL, true, 
 TSE_GRID(root_qdisc_mirror_with_clsact_bond_aggregate, ROOT_CLSACT, COPY, ONE, BOND, LOCAL,
 	 false, true)
 TSE_GRID(egress_mirror_bridge_solo, CLSACT_MIRRED, COPY, ONE, BRIDGE, LOCAL, true, false)
+TSE_GRID(root_qdisc_mirror_qinq_solo_aggregate, ROOT, COPY, ONE, QINQ, LOCAL, true, true)
 TSE_GRID(egress_mirred_two_ifb, CLSACT_MIRRED, PACKET, TWO, NONE, LOCAL, false, false)
 TSE_GRID(egress_bpf_redirect_vlan_two_ifb_solo, CLSACT_BPF, PACKET, TWO, VLAN, LOCAL, true, false)
 TSE_GRID(egress_tcx_redirect_macvlan_two_ifb_aggregate, TCX, PACKET, TWO, MACVLAN, LOCAL,
@@ -87,6 +88,7 @@ TSE_GRID(egress_tcx_resubmit_bridge_two_ifb_solo, TCX, OWN, TWO, BRIDGE, LOCAL, 
 TSE_GRID(egress_bpf_resubmit_vlan_lower_too_aggregate, CLSACT_BPF, OWN, LOWER, VLAN, LOCAL,
 	 false, true)
 TSE_GRID(egress_tcx_resubmit_macvlan_lower_too_solo, TCX, OWN, LOWER, MACVLAN, LOCAL, true, false)
+TSE_GRID(egress_tcx_resubmit_qinq_lower_too_solo, TCX, OWN, LOWER, QINQ, LOCAL, true, false)
 TSE_GRID(egress_bpf_redirect_forwarded, CLSACT_BPF, PACKET, ONE, NONE, FORWARDED, false, false)
 TSE_GRID(egress_tcx_resubmit_macvlan_lower_too_forwarded_solo, TCX, OWN, LOWER, MACVLAN,
 	 FORWARDED, true, false)
@@ -98,6 +100,8 @@ TSE_GRID(root_qdisc_mirror_with_clsact_bond_forwarded_aggregate, ROOT_CLSACT, CO
 	 FORWARDED, false, true)
 TSE_GRID(egress_tcx_clone_vlan_forwarded_solo_aggregate, TCX, COPY, ONE, VLAN,
 	 FORWARDED, true, true)
+TSE_GRID(root_qdisc_mirred_with_clsact_to_veth_qinq_lower_too_forwarded, ROOT_CLSACT, PLAIN,
+	 LOWER, QINQ, FORWARDED, false, false)
 TSE_GRID(egress_mirred_hairpin_forwarded, CLSACT_MIRRED, INPUT, ONE, NONE, FORWARDED,
 	 false, false)
 TSE_GRID(egress_bpf_redirect_hairpin_vlan_lower_too_forwarded_solo, CLSACT_BPF, INPUT, LOWER,
@@ -108,6 +112,8 @@ TSE_GRID(root_qdisc_mirred_hairpin_bond_forwarded_solo, ROOT, INPUT, ONE, BOND, 
 	 true, false)
 TSE_GRID(root_qdisc_mirred_with_clsact_hairpin_bridge_lower_too_forwarded, ROOT_CLSACT, INPUT,
 	 LOWER, BRIDGE, FORWARDED, false, false)
+TSE_GRID(egress_mirred_hairpin_qinq_forwarded, CLSACT_MIRRED, INPUT, ONE, QINQ, FORWARDED,
+	 false, false)
 TSE_GRID(egress_mirred_bond_batch_aggregate, CLSACT_MIRRED, PACKET, ONE, BOND, BATCH,
 	 false, true)
 TSE_GRID(egress_bpf_redirect_macvlan_two_ifb_batch_aggregate, CLSACT_BPF, PACKET, TWO, MACVLAN,
@@ -119,6 +125,8 @@ TSE_GRID(root_qdisc_mirred_tunnel_batch_solo_aggregate, ROOT, PACKET, ONE, TUNNE
 TSE_GRID(root_qdisc_mirred_with_clsact_bridge_batch_aggregate, ROOT_CLSACT, PACKET, ONE, BRIDGE,
 	 BATCH, false, true)
 TSE_GRID(egress_bpf_redirect_batch_aggregate, CLSACT_BPF, PACKET, ONE, NONE, BATCH, false, true)
+TSE_GRID(egress_bpf_redirect_qinq_two_ifb_batch_aggregate, CLSACT_BPF, PACKET, TWO, QINQ,
+	 BATCH, false, true)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,

@@ -104,6 +104,7 @@ static const struct tse_upperdef uppers[] = {
 	[TSE_UPPER_BRIDGE] = { { "va.br", "vb.br" },
 			       { "02:00:00:00:0e:31", "02:00:00:00:0e:32" },
 			       "bridge mcast_snooping 0", true, true },
+	[TSE_UPPER_QINQ] = { { "va.ad", "vb.ad" }, { NULL, NULL }, "vlan proto 802.1ad id 10" },
 };
 
 static const struct tse_devdef *devdef(struct tse_test *t, enum tse_dev dev)
