@@ -196,8 +196,7 @@ struct tse_net {
 	bool breaker_drops;		/* it drops every test packet: a hook's TC_ACT_SHOT */
 	bool to_xmit_limit;		/* va's program loops each packet to the kernel's limit */
 	bool redirect_drops;		/* the kernel drops what the site's program redirects */
-	bool redirect_to_gone;		/* va's program redirects to TSE_GONE_IFINDEX */
-	bool redirect_to_lo;		/* va's program redirects to lo (TSE_LO_IFINDEX) */
+	int fixed_target;		/* if not 0, the ifindex the programs redirect to */
 	bool peer_of_ifb;		/* bpf_redirect_peer() names ifb, which has no peer */
 	struct test_tc_redirect_ifb *skel;
 	struct bpf_link *tcx_link[2];

@@ -839,7 +839,7 @@ static void judge_ingress_bpf_redirect_target_from_xdp(struct tse_test *t)
 static void prepare_ingress_bpf_redirect_flags_after_gone(struct tse_test *t)
 {
 	prepare_ingress_bpf_redirect_without_target(t);
-	t->net.redirect_to_gone = true;
+	t->net.fixed_target = TSE_GONE_IFINDEX;
 }
 
 static void judge_ingress_bpf_redirect_flags_after_gone(struct tse_test *t)
@@ -928,14 +928,26 @@ static void judge_egress_bpf_redirect_peer(struct tse_test *t)
 }
 
 /*
- * egress_bpf_redirect_to_gone, a control: va's egress program bpf_redirect()s each test packet
- * to an ifindex no device has. skb_do_redirect() finds no device and drops the packet, counted
- * nowhere, on every kernel (as mirred does in root_redirect_to_gone).
+ * egress_bpf_redirect_to_gone and egress_bpf_redirect_to_lo, controls: va's egress program
+ * bpf_redirect()s each test packet to an ifindex no device has, or to lo, a device registered
+ * without rtnl_link_ops (netif_is_ifb() must not read them). skb_do_redirect() finds no device,
+ * or dev_queue_xmit() finds lo down in a new netns: every kernel drops the packet, counted
+ * nowhere (as mirred does in root_redirect_to_gone).
  */
+static void prepare_redirect_nowhere(struct tse_test *t, int ifindex)
+{
+	t->net.fixed_target = ifindex;
+	t->net.redirect_drops = true;
+}
+
 static void prepare_egress_bpf_redirect_to_gone(struct tse_test *t)
 {
-	t->net.redirect_to_gone = true;
-	t->net.redirect_drops = true;
+	prepare_redirect_nowhere(t, TSE_GONE_IFINDEX);
+}
+
+static void prepare_egress_bpf_redirect_to_lo(struct tse_test *t)
+{
+	prepare_redirect_nowhere(t, TSE_LO_IFINDEX);
 }
 
 static int setup_va_redirect_to_target(struct tse_test *t)
@@ -944,35 +956,14 @@ static int setup_va_redirect_to_target(struct tse_test *t)
 	       tse_count_at(t, TSE_VB, false, t->net.skel->progs.tse_count_peer, 1);
 }
 
-static const struct tse_meaning sent_to_gone = {
-	"misredirected", "bpf_redirect() to an ifindex no device has sent packets on to vb"
+static const struct tse_meaning sent_from_nowhere = {
+	"misredirected", "bpf_redirect() to no device, or to lo while down, sent packets on to vb"
 };
 
-static void judge_egress_bpf_redirect_to_gone(struct tse_test *t)
+static void judge_egress_bpf_redirect_nowhere(struct tse_test *t)
 {
 	judge_dropped_after_va(t, "va egress bpf_redirect() program runs per packet (BPF)",
-			       &sent_to_gone);
-}
-
-/*
- * egress_bpf_redirect_to_lo, a control: the same to lo, a device registered without
- * rtnl_link_ops (netif_is_ifb() must not read them); lo is down in a new netns, so
- * dev_queue_xmit() drops each packet on every kernel.
- */
-static void prepare_egress_bpf_redirect_to_lo(struct tse_test *t)
-{
-	t->net.redirect_to_lo = true;
-	t->net.redirect_drops = true;
-}
-
-static const struct tse_meaning sent_by_lo = {
-	"misredirected", "bpf_redirect() to lo, which is down, sent packets on to vb"
-};
-
-static void judge_egress_bpf_redirect_to_lo(struct tse_test *t)
-{
-	judge_dropped_after_va(t, "va egress bpf_redirect() program runs per packet (BPF)",
-			       &sent_by_lo);
+			       &sent_from_nowhere);
 }
 
 static int setup_router_two_ifb(struct tse_test *t)

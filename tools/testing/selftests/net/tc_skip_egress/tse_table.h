@@ -182,10 +182,10 @@ TSE_ROW(egress_bpf_redirect_peer, { .ifb_ns = TSE_NS_SENDER, .peer = true }, TSE
 	.judge = judge_egress_bpf_redirect_peer)
 TSE_ROW(egress_bpf_redirect_to_gone, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
 	.prepare = prepare_egress_bpf_redirect_to_gone,
-	.setup = setup_va_redirect_to_target, .judge = judge_egress_bpf_redirect_to_gone)
+	.setup = setup_va_redirect_to_target, .judge = judge_egress_bpf_redirect_nowhere)
 TSE_ROW(egress_bpf_redirect_to_lo, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
 	.prepare = prepare_egress_bpf_redirect_to_lo,
-	.setup = setup_va_redirect_to_target, .judge = judge_egress_bpf_redirect_to_lo)
+	.setup = setup_va_redirect_to_target, .judge = judge_egress_bpf_redirect_nowhere)
 TSE_ROW(router_two_ifb, { .routed = true, .ifb_ns = TSE_NS_ROUTER, .ifb_in = true },
 	TSE_F_MIRRED_U32, TSE_UDP, .setup = setup_router_two_ifb,
 	.judge = judge_router_two_ifb)

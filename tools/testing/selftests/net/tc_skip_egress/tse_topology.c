@@ -452,10 +452,8 @@ static void set_target(struct tse_test *t, struct tse_config *cfg)
 	const char *mac = own_mac(t, hairpin ? TSE_VO : TSE_VB2);
 	__u8 *m = cfg->target_mac;
 
-	if (t->net.redirect_to_gone)
-		cfg->target_ifindex = TSE_GONE_IFINDEX;
-	else if (t->net.redirect_to_lo)
-		cfg->target_ifindex = TSE_LO_IFINDEX;
+	if (t->net.fixed_target)
+		cfg->target_ifindex = t->net.fixed_target;
 	else if (t->net.peer_of_ifb)
 		cfg->target_ifindex = t->net.ifindex[TSE_IFB];
 	else if (t->s->shape.peer)
