@@ -13,7 +13,10 @@ same code gives the same names, so a run can resume. The rules
 (docs/mutation.md): delete a statement; a condition made true, made false
 or negated; one operand of && or || dropped; a relation negated; == and
 != swapped; an assignment made to only set or only clear; a statement
-moved above the test before it, or below the test after it.
+moved above the test before it, or below the test after it. An assignment
+of a constant is not made conditional: "if (C) x = C;" is the statement
+itself or no statement, the original or the delete mutant. Its number is
+still taken, so that the other names stay.
 """
 
 import difflib
@@ -25,6 +28,7 @@ DECL = re.compile(r'^(const\s+)?(struct|enum|unsigned|signed|int|long|char|bool|
                   r'u8|u16|u32|u64|s32|netdev_tx_t|__be16|__u32)\b')
 COND = re.compile(r'^(\}\s*else\s+)?(if|while)\s*\((.*)\)\s*(\{)?$')
 ASSIGN = re.compile(r'^([\w\->\.\[\]\(\)\*]+)\s*=\s*([^=].*);$')
+CONSTANT = re.compile(r'^(-?\d+|[A-Z][A-Z0-9_]*|true|false)$')
 REL = {'<=': '>', '>=': '<', '<': '>=', '>': '<='}
 EQ = {'==': '!=', '!=': '=='}
 
@@ -185,8 +189,9 @@ def stmt_mutants(text):
     m = ASSIGN.match(text)
     if m and not DECL.match(text):
         lhs, rhs = m.group(1), m.group(2).strip()
-        out.append(('set-only', 'if (%s) %s = %s;' % (rhs, lhs, rhs)))
-        out.append(('clear-only', 'if (!(%s)) %s = %s;' % (rhs, lhs, rhs)))
+        same = CONSTANT.match(rhs)
+        out.append(('set-only', None if same else 'if (%s) %s = %s;' % (rhs, lhs, rhs)))
+        out.append(('clear-only', None if same else 'if (!(%s)) %s = %s;' % (rhs, lhs, rhs)))
     return out
 
 
@@ -227,7 +232,7 @@ def mutants_of(path, lines, func, must):
         start, end, text, indent = stmts[k]
         where = '%s:%d' % (path, start + 1)
         for rule, new in cond_mutants(text) + stmt_mutants(text):
-            yield rule, where, text, replaced(lines, start, end, indent, new)
+            yield rule, where, text, new and replaced(lines, start, end, indent, new)
         for rule, new_lines in moves(lines, stmts, k):
             yield rule, where, text, new_lines
 
@@ -261,7 +266,7 @@ def main():
             key = (func, rule)
             seen[key] = seen.get(key, 0) + 1
             name = 'gen-%s-%s-%s-%d' % (stem, func.strip('_'), rule, seen[key])
-            count += write_mutant(out, name, path, rule, where, text, lines, new)
+            count += bool(new) and write_mutant(out, name, path, rule, where, text, lines, new)
     print('mutate.py: %d mutants in %s' % (count, out))
 
 
