@@ -141,6 +141,8 @@ struct tse_scenario {
 	struct tse_point point;	/* the grid's points */
 	void (*prepare)(struct tse_test *t);
 	int (*setup)(struct tse_test *t);
+	/* If set, the second flow is sent first, then this runs, then the first flow. */
+	int (*interlude)(struct tse_test *t);
 	void (*judge)(struct tse_test *t);
 };
 

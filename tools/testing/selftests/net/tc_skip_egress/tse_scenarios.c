@@ -1128,6 +1128,65 @@ static void judge_shaped_ifb(struct tse_test *t)
 	judge_egress_mirred(t);
 }
 
+/*
+ * device_deleted_while_in_ifb, a control: va2's root filter redirects its flow to ifb, whose
+ * tbf lets through a packet or two and holds the rest. va2 is deleted, the tbf let go, and
+ * va's flow, redirected to ifb too, pushes the held packets out before it. ifb finds no
+ * device for their skb_iif: it drops each (tx_dropped), and goes on with va's, on every
+ * kernel.
+ */
+#define HOLD_TBF	"rate 80bit burst 100 limit 10000"
+#define LET_GO_TBF	"rate 1gbit burst 10kb limit 10000"
+
+static int setup_device_deleted_while_in_ifb(struct tse_test *t)
+{
+	return tse_root_qdisc(t, TSE_VA) ?: tse_root_qdisc(t, TSE_VA2) ?:
+	       tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s root tbf %s\n",
+			    tse_dev(t, TSE_IFB), HOLD_TBF) ?:
+	       tse_mirred_filter(t, TSE_VA, "parent 1:", 2, UDP, TSE_PORT, TSE_IFB) ?:
+	       tse_mirred_filter(t, TSE_VA2, "parent 1:", 2, UDP, TSE_PORT + 1, TSE_IFB);
+}
+
+static int delete_va2_let_go(struct tse_test *t)
+{
+	char cmd[32], err[256];
+
+	snprintf(cmd, sizeof(cmd), "link del %s\n", tse_dev(t, TSE_VA2));
+	if (tse_run_batch(t->net.ns[TSE_NS_SENDER], "ip", cmd, err, sizeof(err)))
+		return tse_setup_error(t, "ip %s: %s", cmd, err);
+	/* vb2, its peer, went with it: nothing reads their counters now. */
+	t->net.ifindex[TSE_VA2] = 0;
+	t->net.ifindex[TSE_VB2] = 0;
+	return tse_tc_queue(t, TSE_NS_SENDER, "qdisc change dev %s root tbf %s\n",
+			    tse_dev(t, TSE_IFB), LET_GO_TBF) ?:
+	       tse_tc_flush(t);
+}
+
+static const struct tse_meaning held_none = {
+	"setup", "the tbf on ifb held none of va2's packets: none was in ifb when va2 went"
+};
+
+static const struct tse_meaning gone_uncounted = {
+	"drop-uncounted",
+	"packets of a deleted device were neither delivered nor counted dropped by ifb: ifb lost them, or still holds them"
+};
+
+static void judge_device_deleted_while_in_ifb(struct tse_test *t)
+{
+	long long got = row_sum(t, t->traffic.delivered[TSE_FLOW_SECOND]);
+	long long dropped = tse_moved(t, TSE_IFB).dropped;
+
+	tse_expect_hook(t, "entries into ifb per packet of va's flow (BPF on its egress)",
+			TSE_HOOK_IFB, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_hook(t, "entries into ifb per packet of va2's flow (BPF on its egress)",
+			TSE_HOOK_IFB, TSE_FLOW_SECOND, 1);
+	tse_expect_at_least(t, "packets of va2's flow that ifb got after va2 was deleted",
+			    t->pkts - got, 1, &held_none);
+	tse_expect(t, "packets of va2's flow delivered, or dropped by ifb (tx_dropped)",
+		   got + dropped, t->pkts, &tse_duplicated, &gone_uncounted);
+	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
+}
+
 /* The upper's root qdisc consumes ifb's mark, so va's filter sends it through ifb again. */
 static int setup_stacked_into_one_ifb(struct tse_test *t)
 {

@@ -276,3 +276,8 @@ TSE_ROW(egress_bpf_redirect_to_self, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP
 TSE_ROW(egress_mirred_nft_egress, PAIR_AT(TSE_NS_SENDER),
 	TSE_F_MIRRED_U32 | TSE_F_NFT_EGRESS, TSE_UDP,
 	.setup = setup_egress_mirred_nft_egress, .judge = judge_egress_mirred_nft_egress)
+TSE_ROW(device_deleted_while_in_ifb,
+	{ .ifb_ns = TSE_NS_SENDER, .aggregate = true, .bare = true },
+	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_TBF, TSE_UDP,
+	.setup = setup_device_deleted_while_in_ifb, .interlude = delete_va2_let_go,
+	.judge = judge_device_deleted_while_in_ifb)

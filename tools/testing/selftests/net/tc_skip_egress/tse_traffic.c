@@ -551,16 +551,24 @@ static int wait_xmit_limit_logged(struct tse_test *t)
 	return 0;
 }
 
-static int run_datagrams(struct tse_test *t)
+static int send_flows(struct tse_test *t)
 {
 	int flow;
 
+	if (t->s->interlude)
+		return send_datagrams(t, TSE_FLOW_SECOND) ?: t->s->interlude(t) ?:
+		       send_datagrams(t, TSE_FLOW_REDIRECTED);
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
-		if (!t->traffic.sends[flow])
-			continue;
-		if (send_datagrams(t, flow))
+		if (t->traffic.sends[flow] && send_datagrams(t, flow))
 			return -1;
 	}
+	return 0;
+}
+
+static int run_datagrams(struct tse_test *t)
+{
+	if (send_flows(t))
+		return -1;
 	wait_outcomes(t);
 	if (wait_fence(t) || wait_xmit_limit_logged(t))
 		return -1;
