@@ -642,6 +642,7 @@ static bool is_warning(const char *line)
 	static const char *const signs[] = {
 		"WARNING:", "BUG:", "Oops", "recursion limit",
 		"mirred recursion", "Dead loop", "RCU stall", "soft lockup",
+		"huh, entered softirq",	/* a softirq handler changed the preempt count */
 	};
 	unsigned int i;
 
