@@ -1129,25 +1129,28 @@ static void judge_shaped_ifb(struct tse_test *t)
 }
 
 /*
- * device_deleted_while_in_ifb, a control: va2's root filter redirects its flow to ifb, whose
- * tbf lets through a packet or two and holds the rest. va2 is deleted and the tbf let go;
- * then va's flow goes to vb, and its root filter mirrors a copy of each packet to ifb. The
- * first copy pushes the held packets out of the tbf ahead of it; ifb drops the copies as
- * it takes them, and no packet is queued behind the held ones. For those ifb finds no
- * device (skb_iif): it drops each in its tasklet (tx_dropped), and must go on to the next
- * by itself, on every kernel.
+ * device_deleted_while_in_ifb, a control: va2's egress program bpf_redirect()s its flow to
+ * ifb, whose tbf lets a packet or two through and holds the rest: the packets themselves,
+ * which charge their socket until freed (mirred would send clones). va2 is deleted and the
+ * tbf let go; then each packet of va's flow goes to vb, and va's root filter mirrors a copy
+ * to ifb. The first copy pushes the held packets out ahead of it. ifb drops the copies as
+ * it takes them, so nothing queues behind the held packets. ifb finds no device for their
+ * skb_iif: it drops each in its tasklet (tx_dropped), and goes on to the next by itself.
+ * Stock never gets that far: skb_iif is 0, and ifb_xmit() drops them.
  */
 #define HOLD_TBF	"rate 80bit burst 100 limit 10000"
 #define LET_GO_TBF	"rate 1gbit burst 10kb limit 10000"
 
 static int setup_device_deleted_while_in_ifb(struct tse_test *t)
 {
-	return tse_root_qdisc(t, TSE_VA) ?: tse_root_qdisc(t, TSE_VA2) ?:
+	return tse_root_qdisc(t, TSE_VA) ?:
 	       tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s root tbf %s\n",
 			    tse_dev(t, TSE_IFB), HOLD_TBF) ?:
 	       tse_mirred_filter_queue(t, TSE_VA, "parent 1:", 2, UDP, TSE_PORT, "mirror",
 				       TSE_IFB) ?:
-	       tse_mirred_filter(t, TSE_VA2, "parent 1:", 2, UDP, TSE_PORT + 1, TSE_IFB);
+	       tse_tc_queue(t, TSE_NS_SENDER, "qdisc add dev %s clsact\n", tse_dev(t, TSE_VA2)) ?:
+	       tse_tc_flush(t) ?:
+	       tse_count_at(t, TSE_VA2, true, t->net.skel->progs.tse_redirect_ifb, 1);
 }
 
 static int delete_va2_let_go(struct tse_test *t)
@@ -1181,6 +1184,8 @@ static void judge_device_deleted_while_in_ifb(struct tse_test *t)
 
 	tse_expect_hook(t, "entries into ifb per packet of va's flow: its copy (BPF on its egress)",
 			TSE_HOOK_IFB, TSE_FLOW_REDIRECTED, 1);
+	tse_expect_hook(t, "va2 egress bpf_redirect() program runs per packet (BPF)",
+			TSE_HOOK_REDIRECT, TSE_FLOW_SECOND, 1);
 	tse_expect_hook(t, "entries into ifb per packet of va2's flow (BPF on its egress)",
 			TSE_HOOK_IFB, TSE_FLOW_SECOND, 1);
 	tse_expect_at_least(t, "packets of va2's flow that ifb got after va2 was deleted",
