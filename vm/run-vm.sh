@@ -110,13 +110,16 @@ start_qemu()
 	# Instruction counting runs one vCPU: the figures then do not
 	# depend on how the host schedules vCPU threads.
 	[ "$accel" = icount ] && smp=1
+	# A socket per vCPU: the kernels have no ACPI, and SeaBIOS's MP
+	# table lists one CPU per socket, so with qemu's default of one
+	# socket of $smp cores the guest would bring up one CPU.
 	# norandmaps: TCG finds the code it translated by virtual address,
 	# so with randomised mappings every exec translates ld.so and libc
 	# again. Without, a test's ip and tc batches cost a third
 	# (docs/vm.md). The suite does not depend on userspace ASLR.
 	# shellcheck disable=SC2046
 	timeout -k 5 "$timeout" qemu-system-x86_64 $(accel_args) \
-		-m "${VM_MEM:-1G}" -smp "$smp" \
+		-m "${VM_MEM:-1G}" -smp "$smp,sockets=$smp,cores=1,threads=1" \
 		-nodefaults -display none -no-reboot \
 		-kernel "$image" ${initrd:+-initrd "$initrd"} \
 		-append "console=ttyS0 panic=-1 root=root rootfstype=9p \
