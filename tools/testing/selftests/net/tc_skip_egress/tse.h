@@ -21,6 +21,7 @@ enum tse_cmp {
 
 #define TSE_MAX_CHECKS	128
 #define TSE_TEXT	256
+#define TSE_VALUES	448	/* "N," for each of 64 packets, N up to 6 digits */
 
 struct tse_check {
 	char what[112];		/* e.g. "egress classifier runs per packet" */
@@ -32,7 +33,7 @@ struct tse_check {
 	const char *word;	/* diagnosis when it fails, e.g. "reclassified" */
 	const char *meaning;	/* what a failure means for the kernel */
 	char where[96];		/* "scenario:tse_expect_*", or "scenario:model.observer" */
-	char values[96];	/* per-packet checks: each packet's count */
+	char values[TSE_VALUES];	/* per-packet checks: each packet's count */
 	long long stock;	/* points: what the model gives stock, or -1 */
 };
 

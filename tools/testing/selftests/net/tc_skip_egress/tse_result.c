@@ -286,12 +286,15 @@ static void record_failed(struct tse_test *t, const char *path,
 }
 
 /* TSE_RECORD=FILE: one line per check, one write per test (docs/compare.md). */
+/* A per-packet check keeps every packet's value, so that make compare can read each. */
+_Static_assert(TSE_VALUES >= TSE_MAX_PKTS * 7, "values[] cannot hold TSE_MAX_PKTS values");
+
 void tse_record(struct tse_test *t)
 {
 	static const char *const status[] = { "pass", "fail", "skip" };
 	const char *path = getenv("TSE_RECORD");
 	const struct tse_result *res = t->res;
-	char buf[TSE_MAX_CHECKS * 320 + 128];
+	char buf[TSE_MAX_CHECKS * (320 + TSE_VALUES) + 128];
 	int i, fd, len = 0, size = sizeof(buf);
 	const struct tse_check *c;
 	ssize_t n;
