@@ -24,7 +24,7 @@ static const char *const values[AXES][MAX_VALUES] = {
 	{ "PACKET", "COPY", "PLAIN", "OWN", "INPUT" },
 	{ "ONE", "TWO", "LOWER" },
 	{ "NONE", "VLAN", "MACVLAN", "BOND", "TUNNEL", "BRIDGE", "QINQ" },
-	{ "LOCAL", "FORWARDED", "BATCH" },
+	{ "LOCAL", "FORWARDED", "BATCH", "TWO_CPUS" },
 	{ "false", "true" },
 	{ "false", "true" },
 };

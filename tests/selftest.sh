@@ -2002,6 +2002,29 @@ st_record()
 		record_taken "$ST/rec/rec.tsv"
 }
 
+# two_cpus_skip CPUS: the TWO_CPUS point run on CPUS (taskset) skips, saying
+# it needs two CPUs.
+two_cpus_skip()
+{
+	local out
+
+	out=$(taskset -c "$1" "$SUITE" -r \
+		tc_skip_egress.ipv4.egress_bpf_redirect_two_cpus_aggregate 2>&1)
+	echo "$out"
+	grep -q '^ok 1 .* # SKIP two flows sent from two CPUs at once need two CPUs' <<<"$out"
+}
+
+# A TWO_CPUS point on one CPU skips, saying why; on two (where the machine
+# has them) it runs.
+st_two_cpus()
+{
+	need_root "the two-CPU check" || return
+	[ -x "$SUITE" ] || { fail "self-test: the two-CPU check needs the suite: $SUITE"; return; }
+	expect pass "TWO_CPUS point on one CPU: it skips, saying it needs two" two_cpus_skip 0
+	[ "$(nproc)" -lt 2 ] ||
+		expect fail "TWO_CPUS point on two CPUs: it runs, no skip" two_cpus_skip 0,1
+}
+
 # Whoever sources this calls selftests_cleanup on exit (run.sh's trap).
 selftests_cleanup()
 {
@@ -2248,7 +2271,7 @@ selftests()
 		  stress_cut_runs one_die set_u make_steps docs_refs scenario_rows \
 		  kernel_compare bisect_observe record header_adds layers image_cache \
 		  run_vm_banner run_vm_boot_again mainline_check grid_pairs model_rules docs_grid_names \
-		  mutate_crash_row; do
+		  mutate_crash_row two_cpus; do
 		start=$SECONDS
 		"st_$g"
 		times+="$((SECONDS - start)) $g"$'\n'

@@ -753,4 +753,22 @@ int tse_count_xmit_limit_msgs(__u64 *ctx)
 	return 0;
 }
 
+static long stall_turn(__u32 i, void *ctx)
+{
+	return 0;
+}
+
+/*
+ * The filter of a packet socket on ifb: taps run in ifb's transmit path, under its queue
+ * lock, so each packet into ifb holds the lock TSE_STALL_TURNS turns longer. Two CPUs
+ * sending into ifb then often find it taken (ifb_ri_tasklet()'s trylocks). It takes no
+ * packet.
+ */
+SEC("socket")
+int tse_stall_ifb_xmit(struct __sk_buff *skb)
+{
+	bpf_loop(TSE_STALL_TURNS, stall_turn, NULL, 0);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

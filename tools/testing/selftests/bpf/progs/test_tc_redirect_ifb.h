@@ -12,6 +12,7 @@
 /* A datagram of the second flow inside the first's burst, until vi's split. */
 #define TSE_SPLIT_MAGIC	0x74736532	/* "tse2" */
 #define TSE_MAX_PKTS	64		/* sequence numbers per flow, power of 2 */
+#define TSE_STALL_TURNS	16384		/* bpf_loop() turns a stall takes */
 
 struct tse_payload {
 	__be32 magic;

@@ -63,7 +63,7 @@ static bool own_device(const struct tse_point *p)
 
 static bool forwarded(const struct tse_point *p)
 {
-	return p->source != TSE_SOURCE_LOCAL;
+	return p->source == TSE_SOURCE_FORWARDED || p->source == TSE_SOURCE_BATCH;
 }
 
 static bool batch(const struct tse_point *p)

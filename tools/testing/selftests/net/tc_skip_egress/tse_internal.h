@@ -96,6 +96,7 @@ enum tse_feature {
 	TSE_F_BRIDGE	= BIT(13),
 	TSE_F_NFT_EGRESS = BIT(14),	/* nftables' netdev egress hook, and nft */
 	TSE_F_QINQ	= BIT(15),
+	TSE_F_TWO_CPUS	= BIT(16),	/* two CPUs the test may run on */
 };
 
 #define TSE_F_BASE	(TSE_F_VETH | TSE_F_IFB | TSE_F_CLSACT | TSE_F_CLS_BPF)
@@ -118,6 +119,7 @@ struct tse_shape {
 	bool forwarded;		/* the sender forwards what the origin sends it */
 	bool hairpin;		/* a redirect sends it back out of vi, to vo's MAC */
 	bool split_burst;	/* one burst from vo carries both flows; vi splits it */
+	bool two_cpus;		/* va's and va2's flows at once, each from its own CPU */
 	bool peer;		/* bpf_redirect_peer() names rb (routed) or va: vb is the peer */
 };
 
@@ -141,7 +143,10 @@ struct tse_scenario {
 	struct tse_point point;	/* the grid's points */
 	void (*prepare)(struct tse_test *t);
 	int (*setup)(struct tse_test *t);
-	/* If set, the second flow is sent first, then this runs, then the first flow. */
+	/*
+	 * If set, the second flow is sent first, then this runs, then the first flow.
+	 * Datagram traffic only: a TCP stream refuses it (setup error).
+	 */
 	int (*interlude)(struct tse_test *t);
 	void (*judge)(struct tse_test *t);
 };
@@ -218,6 +223,7 @@ struct tse_traffic_state {
 	unsigned int fences;		/* fences delivered */
 	int unfreed[TSE_FLOWS];		/* bytes the sender's socket still held (SIOCOUTQ) */
 	int tap_sock;			/* AF_PACKET on va, when the shape taps */
+	int stall_sock;			/* AF_PACKET on ifb, stalling it: two CPUs */
 	unsigned int tapped[TSE_MAX_PKTS];	/* redirected packets it saw leave */
 	struct tse_stream stream;
 };

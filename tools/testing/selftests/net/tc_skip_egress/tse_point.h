@@ -54,6 +54,7 @@ enum tse_source {
 	TSE_SOURCE_LOCAL,	/* sent from the site's host: no input device */
 	TSE_SOURCE_FORWARDED,	/* forwarded from the origin, in by vi */
 	TSE_SOURCE_BATCH,	/* the same, both flows in one burst: one ifb batch */
+	TSE_SOURCE_TWO_CPUS,	/* local, each flow from its own CPU, both at once */
 	TSE_SOURCE_COUNT,
 };
 
@@ -77,7 +78,8 @@ struct tse_point {
 #define TSE_POINT_CAN_BE(site, sends, stages, upper, source, agg)		\
 	(!((sends) == TSE_SENDS_OWN &&						\
 	   (site) != TSE_SITE_CLSACT_BPF && (site) != TSE_SITE_TCX) &&		\
-	 !((sends) == TSE_SENDS_INPUT && (source) == TSE_SOURCE_LOCAL) &&	\
+	 !((sends) == TSE_SENDS_INPUT && ((source) == TSE_SOURCE_LOCAL ||	\
+				       (source) == TSE_SOURCE_TWO_CPUS)) &&	\
 	 !(((sends) == TSE_SENDS_PLAIN || (sends) == TSE_SENDS_INPUT) &&	\
 	   (upper) == TSE_UPPER_TUNNEL) &&					\
 	 !((stages) == TSE_STAGES_LOWER &&					\
@@ -88,6 +90,7 @@ struct tse_point {
 	   ((site) == TSE_SITE_ROOT || (site) == TSE_SITE_ROOT_CLSACT)) &&	\
 	 !((sends) == TSE_SENDS_PLAIN && (agg)) &&				\
 	 !((source) == TSE_SOURCE_BATCH &&					\
-	   (!(agg) || (sends) != TSE_SENDS_PACKET)))
+	   (!(agg) || (sends) != TSE_SENDS_PACKET)) &&				\
+	 !((source) == TSE_SOURCE_TWO_CPUS && !(agg)))
 
 #endif /* __TSE_POINT_H */

@@ -97,6 +97,19 @@ static void probe_root_gact(struct tse_test *t, int nsfd)
 		tse_note(t, "no gact action in the root filter: kernel lacks it (%s)", err);
 }
 
+/* Two CPUs to pin a sender to each (tse_traffic.c). */
+static int probe_two_cpus(struct tse_test *t)
+{
+	cpu_set_t cpus;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		return tse_setup_error(t, "sched_getaffinity: %s", strerror(errno));
+	if (CPU_COUNT(&cpus) < 2)
+		return tse_skip(t, "two flows sent from two CPUs at once need two CPUs; %s %d",
+				"the test may run on", CPU_COUNT(&cpus));
+	return 0;
+}
+
 /* AF_PACKET is global, not per namespace: a socket here tells. */
 static int probe_packet_socket(struct tse_test *t)
 {
@@ -169,6 +182,8 @@ static int probe_features(struct tse_test *t, int nsfd)
 			return in_new_netns(t, probe_each);
 	}
 	if ((need & TSE_F_ROOT_QDISC) && probe_root_qdisc(t, nsfd))
+		return -1;
+	if ((need & TSE_F_TWO_CPUS) && probe_two_cpus(t))
 		return -1;
 	if (t->s->shape.monitor)
 		probe_root_gact(t, nsfd);

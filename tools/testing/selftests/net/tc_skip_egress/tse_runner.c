@@ -41,6 +41,7 @@ static void tse_test_init(struct tse_test *t, const struct tse_scenario *s,
 	t->kmsg = -1;
 	t->net.breaker = TSE_HOOKS;
 	t->traffic.tap_sock = -1;
+	t->traffic.stall_sock = -1;
 	for (i = 0; i < TSE_NSS; i++) {
 		t->net.ns[i] = -1;
 		t->net.nl[i] = -1;

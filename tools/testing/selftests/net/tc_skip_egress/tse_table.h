@@ -127,6 +127,20 @@ TSE_GRID(root_qdisc_mirred_with_clsact_bridge_batch_aggregate, ROOT_CLSACT, PACK
 TSE_GRID(egress_bpf_redirect_batch_aggregate, CLSACT_BPF, PACKET, ONE, NONE, BATCH, false, true)
 TSE_GRID(egress_bpf_redirect_qinq_two_ifb_batch_aggregate, CLSACT_BPF, PACKET, TWO, QINQ,
 	 BATCH, false, true)
+TSE_GRID(egress_bpf_redirect_two_cpus_aggregate, CLSACT_BPF, PACKET, ONE, NONE, TWO_CPUS,
+	 false, true)
+TSE_GRID(egress_mirror_tunnel_two_ifb_two_cpus_solo_aggregate, CLSACT_MIRRED, COPY, TWO, TUNNEL,
+	 TWO_CPUS, true, true)
+TSE_GRID(egress_tcx_resubmit_vlan_lower_too_two_cpus_aggregate, TCX, OWN, LOWER, VLAN,
+	 TWO_CPUS, false, true)
+TSE_GRID(root_qdisc_mirred_macvlan_lower_too_two_cpus_solo_aggregate, ROOT, PACKET, LOWER,
+	 MACVLAN, TWO_CPUS, true, true)
+TSE_GRID(root_qdisc_mirror_with_clsact_bond_two_cpus_aggregate, ROOT_CLSACT, COPY, ONE, BOND,
+	 TWO_CPUS, false, true)
+TSE_GRID(egress_bpf_resubmit_bridge_two_ifb_two_cpus_solo_aggregate, CLSACT_BPF, OWN, TWO,
+	 BRIDGE, TWO_CPUS, true, true)
+TSE_GRID(egress_tcx_redirect_qinq_two_cpus_solo_aggregate, TCX, PACKET, ONE, QINQ, TWO_CPUS,
+	 true, true)
 TSE_ROW(ingress_mirred, PAIR_AT(TSE_NS_RECEIVER), TSE_F_MIRRED_U32, TSE_UDP,
 	.setup = setup_ingress_mirred, .judge = judge_ingress_mirred)
 TSE_ROW(ingress_bpf_redirect, PAIR_AT(TSE_NS_RECEIVER), TSE_F_BASE, TSE_UDP,

@@ -766,19 +766,26 @@ static int create_routed(struct tse_test *t)
 	       (t->s->shape.second_output ? create_second_output(t) : 0);
 }
 
-/* A queue no burst of 64 overflows; the gate's clsact, unless the site breaks loops. */
+/*
+ * A queue no burst of 64 overflows; the gate's clsact, unless the site breaks loops. Where
+ * two CPUs send, no qdisc: each CPU then hands its packets to ifb itself, under ifb's queue
+ * lock. With one, the CPU that runs it sends the other's packets too.
+ */
 static int create_ifb(struct tse_test *t, enum tse_dev ifb)
 {
 	const char *name = tse_dev(t, ifb);
+	enum tse_ns ns = tse_dev_ns(t, ifb);
 	char address[40] = "";
 
 	if (ifb == TSE_IFB && t->s->shape.ifb_has_vb_mac)
 		snprintf(address, sizeof(address), " address %s", link_mac(t, TSE_VB));
-	return tse_queue(t, tse_dev_ns(t, ifb), TSE_IP,
+	return tse_queue(t, ns, TSE_IP,
 		      "link add name %s txqueuelen 1000%s type ifb\n"
 		      "link set %s " TSE_SILENT "\n", name, address, name) ?:
 	       (t->net.breaker == TSE_HOOKS ?
-		tse_queue(t, tse_dev_ns(t, ifb), TSE_TC, "qdisc add dev %s clsact\n", name) : 0);
+		tse_queue(t, ns, TSE_TC, "qdisc add dev %s clsact\n", name) : 0) ?:
+	       (ifb == TSE_IFB && t->s->shape.two_cpus ?
+		tse_queue(t, ns, TSE_TC, "qdisc add dev %s root noqueue\n", name) : 0);
 }
 
 static int lookup_ifindexes(struct tse_test *t)

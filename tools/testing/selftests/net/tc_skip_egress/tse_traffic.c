@@ -8,16 +8,23 @@
 #endif
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/net_tstamp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/tcp.h>
@@ -105,6 +112,32 @@ static int tap_open(struct tse_test *t)
 	return 0;
 }
 
+/*
+ * Where two CPUs send, a packet socket on ifb whose filter stalls each packet into ifb under
+ * ifb's queue lock (tse_stall_ifb_xmit): the other CPU's ifb tasklet meets the lock taken.
+ */
+static int stall_open(struct tse_test *t)
+{
+	int prog = bpf_program__fd(t->net.skel->progs.tse_stall_ifb_xmit);
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = t->net.ifindex[TSE_IFB],
+	};
+	int fd;
+
+	if (tse_enter(t, t->s->shape.ifb_ns))
+		return tse_setup_error(t, "setns: %s", strerror(errno));
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	t->traffic.stall_sock = fd;
+	tse_leave(t);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &prog, sizeof(prog)) ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
+		return tse_setup_error(t, "stalling packet socket on %s: %s",
+				       tse_dev(t, TSE_IFB), strerror(errno));
+	return 0;
+}
+
 /* A tunnel device's frames start at the IP header. */
 static int frame_seq(struct tse_test *t, const unsigned char *f, ssize_t len)
 {
@@ -177,7 +210,7 @@ int tse_traffic_open(struct tse_test *t)
 {
 	int flow, type = SOCK_DGRAM, port = TSE_PORT;
 
-	if (t->s->shape.tap && tap_open(t))
+	if ((t->s->shape.tap && tap_open(t)) || (t->s->shape.two_cpus && stall_open(t)))
 		return -1;
 
 	for (flow = 0; flow < TSE_FLOWS; flow++) {
@@ -214,6 +247,8 @@ void tse_traffic_close(struct tse_test *t)
 	}
 	if (t->traffic.tap_sock >= 0)
 		close(t->traffic.tap_sock);
+	if (t->traffic.stall_sock >= 0)
+		close(t->traffic.stall_sock);
 }
 
 /* The counters of action @kind @index, in @dev's netns. */
@@ -551,10 +586,101 @@ static int wait_xmit_limit_logged(struct tse_test *t)
 	return 0;
 }
 
+/* The first two CPUs in @cpus. */
+static void first_two_cpus(const cpu_set_t *cpus, int cpu[2])
+{
+	int i, n = 0;
+
+	for (i = 0; i < CPU_SETSIZE && n < 2; i++)
+		if (CPU_ISSET(i, cpus))
+			cpu[n++] = i;
+}
+
+static int pin_to_cpu(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one);
+}
+
+/* The child: va2's flow from @cpu once the parent writes to @go. Returns 0 or an errno. */
+static int send_second_from(struct tse_test *t, int cpu, int go)
+{
+	char c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin_to_cpu(cpu) || read(go, &c, 1) != 1)
+		return errno ?: EPIPE;
+	return send_flow(t, TSE_FLOW_SECOND) ? errno ?: EIO : 0;
+}
+
+/* The child's exit: 0, or its errno; a child that hangs is killed at the deadline. */
+static int wait_second(struct tse_test *t, pid_t pid, int cpu)
+{
+	int pidfd = syscall(SYS_pidfd_open, pid, 0), status = 0, ready = 0;
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+
+	if (pidfd >= 0) {
+		ready = poll(&pfd, 1, TSE_WAIT_MS);
+		close(pidfd);
+	}
+	if (ready <= 0)
+		kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	if (ready <= 0)
+		return tse_setup_error(t, "va2's flow from CPU %d: its sender %s in %d ms", cpu,
+				       pidfd < 0 ? "could not be watched, killed" : "did not end",
+				       TSE_WAIT_MS);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return tse_setup_error(t, "va2's flow from CPU %d: %s", cpu,
+				       WIFEXITED(status) ? strerror(WEXITSTATUS(status)) :
+				       "its sender was killed");
+	return 0;
+}
+
+/*
+ * va's flow from one CPU and va2's from another, at once. ifb_xmit() on one CPU then now and
+ * then holds ifb's queue lock while ifb's tasklet on the other tries it (ifb_ri_tasklet()).
+ * A child sends va2's flow; a byte down a pipe starts both.
+ */
+static int send_from_two_cpus(struct tse_test *t)
+{
+	int cpu[2], go[2], err;
+	cpu_set_t all;
+	pid_t pid;
+
+	if (sched_getaffinity(0, sizeof(all), &all) || pipe2(go, O_CLOEXEC))
+		return tse_setup_error(t, "two senders: %s", strerror(errno));
+	first_two_cpus(&all, cpu);
+	fflush(NULL);
+	pid = fork();
+	if (!pid)
+		_exit(send_second_from(t, cpu[1], go[0]));
+	close(go[0]);
+	if (pid < 0) {
+		close(go[1]);
+		return tse_setup_error(t, "fork va2's sender: %s", strerror(errno));
+	}
+	err = pin_to_cpu(cpu[0]) ? tse_setup_error(t, "pin va's sender to CPU %d: %s", cpu[0],
+						   strerror(errno)) : 0;
+	if (!err && write(go[1], "", 1) != 1)
+		err = tse_setup_error(t, "start va2's sender: %s", strerror(errno));
+	close(go[1]);
+	err = err ?: send_flow(t, TSE_FLOW_REDIRECTED);
+	err = wait_second(t, pid, cpu[1]) ?: err;
+	if (sched_setaffinity(0, sizeof(all), &all))
+		err = tse_setup_error(t, "unpin the test: %s", strerror(errno));
+	return err;
+}
+
 static int send_flows(struct tse_test *t)
 {
 	int flow;
 
+	if (t->s->shape.two_cpus)
+		return send_from_two_cpus(t);
 	if (t->s->interlude)
 		return send_datagrams(t, TSE_FLOW_SECOND) ?: t->s->interlude(t) ?:
 		       send_datagrams(t, TSE_FLOW_REDIRECTED);
@@ -658,6 +784,9 @@ static int run_stream(struct tse_test *t)
 	long long deadline = tse_now_ms() + TSE_STREAM_MS;
 	struct pollfd pfd[2];
 
+	/* The interlude sits between two datagram flows; a stream has one. */
+	if (t->s->interlude)
+		return tse_setup_error(t, "an interlude needs datagram traffic, not a TCP stream");
 	t->traffic.stream.first_bad = -1;
 	c.tx = tse_socket(t, TSE_NS_SENDER, SOCK_STREAM, TSE_TCP_PORT);
 	t->traffic.tx_sock[0] = c.tx;
