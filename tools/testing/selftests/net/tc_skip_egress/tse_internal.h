@@ -169,6 +169,7 @@ struct tse_devstats {
 	__u64 rx;
 	__u64 tx;
 	__u64 dropped;		/* rx_dropped + tx_dropped */
+	__u64 rx_dropped;
 	__u64 clsact;		/* packets its clsact qdisc counted */
 	__u64 clsact_drops;	/* packets its clsact qdisc dropped (TC_ACT_SHOT) */
 	__u64 overlimits;	/* its root qdisc's overlimits */

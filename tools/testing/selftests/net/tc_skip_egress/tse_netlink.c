@@ -61,6 +61,7 @@ static void parse_link(struct nlmsghdr *nh, struct tse_devstats *ds)
 	ds->rx = st.rx_packets;
 	ds->tx = st.tx_packets;
 	ds->dropped = st.rx_dropped + st.tx_dropped;
+	ds->rx_dropped = st.rx_dropped;
 }
 
 /* The clsact qdisc's packets and drops, or the root qdisc's overlimits and drops. */

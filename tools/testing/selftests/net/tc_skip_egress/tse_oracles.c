@@ -46,6 +46,7 @@ struct tse_devstats tse_moved(struct tse_test *t, enum tse_dev dev)
 		.rx = a->rx - b->rx,
 		.tx = a->tx - b->tx,
 		.dropped = a->dropped - b->dropped,
+		.rx_dropped = a->rx_dropped - b->rx_dropped,
 		.clsact = a->clsact - b->clsact,
 		.clsact_drops = a->clsact_drops - b->clsact_drops,
 		.overlimits = a->overlimits - b->overlimits,
@@ -98,6 +99,39 @@ void tse_expect_sends_freed(struct tse_test *t)
 			unfreed += t->traffic.unfreed[flow];
 	tse_expect(t, "bytes the senders' sockets still held after the outcomes (SIOCOUTQ)",
 		   unfreed, 0, &tse_leaked, &tse_leaked);
+}
+
+static const struct tse_meaning ifb_lost = {
+	"drop-uncounted",
+	"ifb took in packets (rx_packets) that it neither sent on (tx_packets) nor counted dropped on the way in (rx_dropped)"
+};
+
+static const struct tse_meaning ifb_overcounted = {
+	"drop-counted-twice",
+	"ifb counted more packets sent on (tx_packets) or dropped on the way in (rx_dropped) than it took in (rx_packets)"
+};
+
+/*
+ * ifb counts each packet it takes in (ifb_xmit()), then either drops it there (rx_dropped) or
+ * queues it, and its tasklet counts it sent (tx_packets) before it looks up the home. Once
+ * every packet has its outcome the three add up, on every kernel, fences and copies included.
+ */
+void tse_expect_ifb_accounted(struct tse_test *t)
+{
+	static const enum tse_dev ifbs[] = { TSE_IFB, TSE_IFB_IN };
+	struct tse_devstats m;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ifbs); i++) {
+		if (!t->net.ifindex[ifbs[i]])
+			continue;
+		m = tse_moved(t, ifbs[i]);
+		tse_expect(t, ifbs[i] == TSE_IFB ?
+			   "packets ifb took in, less those it sent on or dropped (rx - tx - rx_dropped)" :
+			   "packets ifb_in took in, less those it sent on or dropped (rx - tx - rx_dropped)",
+			   (long long)m.rx - (long long)m.tx - (long long)m.rx_dropped, 0,
+			   &ifb_lost, &ifb_overcounted);
+	}
 }
 
 /* Read at every syscall exit of the test's process, its setup's included. */

@@ -38,6 +38,7 @@ long long tse_moved_class(struct tse_test *t, enum tse_dev dev,
 long long tse_background(struct tse_test *t, enum tse_hook hook);
 void tse_expect_quiet(struct tse_test *t);
 void tse_expect_sends_freed(struct tse_test *t);
+void tse_expect_ifb_accounted(struct tse_test *t);
 void tse_expect_net_ctx_cleared(struct tse_test *t);
 void tse_expect_hook(struct tse_test *t, const char *what,
 		     enum tse_hook hook, enum tse_flow flow,

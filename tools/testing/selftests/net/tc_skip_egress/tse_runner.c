@@ -103,6 +103,7 @@ void tse_exercise(struct tse_test *t)
 		t->s->judge(t);
 		tse_expect_fields_unset(t);
 		tse_expect_sends_freed(t);
+		tse_expect_ifb_accounted(t);
 		tse_expect_quiet(t);
 		tse_expect_net_ctx_cleared(t);
 		tse_expect_xmit_limit_logged(t);
