@@ -118,19 +118,27 @@ static const struct tse_meaning ifb_overcounted = {
  */
 void tse_expect_ifb_accounted(struct tse_test *t)
 {
-	static const enum tse_dev ifbs[] = { TSE_IFB, TSE_IFB_IN };
+	/* A name each, so that a test's records name each check once. */
+	static const struct {
+		enum tse_dev dev;
+		const char *check;
+		const char *what;
+	} ifbs[] = {
+		{ TSE_IFB, "ifb-accounted",
+		  "packets ifb took in, less those it sent on or dropped (rx - tx - rx_dropped)" },
+		{ TSE_IFB_IN, "ifb_in-accounted",
+		  "packets ifb_in took in, less those it sent on or dropped (rx-tx-rx_dropped)" },
+	};
 	struct tse_devstats m;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ifbs); i++) {
-		if (!t->net.ifindex[ifbs[i]])
+		if (!t->net.ifindex[ifbs[i].dev])
 			continue;
-		m = tse_moved(t, ifbs[i]);
-		tse_expect(t, ifbs[i] == TSE_IFB ?
-			   "packets ifb took in, less those it sent on or dropped (rx - tx - rx_dropped)" :
-			   "packets ifb_in took in, less those it sent on or dropped (rx - tx - rx_dropped)",
-			   (long long)m.rx - (long long)m.tx - (long long)m.rx_dropped, 0,
-			   &ifb_lost, &ifb_overcounted);
+		m = tse_moved(t, ifbs[i].dev);
+		__tse_expect(ifbs[i].check, t, ifbs[i].what,
+			     (long long)m.rx - (long long)m.tx - (long long)m.rx_dropped, 0,
+			     &ifb_lost, &ifb_overcounted);
 	}
 }
 

@@ -3,6 +3,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -287,7 +288,7 @@ static void record_failed(struct tse_test *t, const char *path,
 
 /* TSE_RECORD=FILE: one line per check, one write per test (docs/compare.md). */
 /* A per-packet check keeps every packet's value, so that make compare can read each. */
-_Static_assert(TSE_VALUES >= TSE_MAX_PKTS * 7, "values[] cannot hold TSE_MAX_PKTS values");
+static_assert(TSE_MAX_PKTS * 7 <= TSE_VALUES, "values[] cannot hold TSE_MAX_PKTS values");
 
 void tse_record(struct tse_test *t)
 {
