@@ -54,7 +54,7 @@ image_key()
 		gcc --version | head -n 1
 		ld --version | head -n 1
 		vm_config_key
-		declare -f vm_config vm_kmake vm_make vm_fresh_payload
+		declare -f vm_config vm_kmake vm_make_vars vm_make vm_fresh_payload
 		cat "$@" /dev/null
 	} | sha256sum | cut -c1-16
 }

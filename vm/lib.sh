@@ -334,14 +334,25 @@ vm_config()
 # empty cache took 374 s against 503 s (976 objects, this machine).
 vm_kmake()
 {
+	local -a vars
+
+	mapfile -t vars < <(vm_make_vars)
 	if ! command -v ccache >/dev/null; then
-		make ARCH=$VM_ARCH "$@"
+		make ARCH=$VM_ARCH "${vars[@]}" "$@"
 		return
 	fi
 	CCACHE_DIR=$VM_CCACHE_DIR CCACHE_BASEDIR=$VM_ROOT CCACHE_NOHASHDIR=1 \
 	CCACHE_MAXSIZE=${VM_CCACHE_SIZE:-10G} CCACHE_DEPEND=1 \
 	CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime \
-		make ARCH=$VM_ARCH CC="ccache gcc" "$@"
+		make ARCH=$VM_ARCH CC="ccache gcc" "${vars[@]}" "$@"
+}
+
+# The make variables that the config fragments ask for, one a line: a
+# fragment's "# make: VAR=VALUE" lines (kernel-observe.config's KCSAN
+# scope). They are in the fragments, so the image key covers them.
+vm_make_vars()
+{
+	vm_config_files | xargs cat | sed -n 's/^# make: //p'
 }
 
 # ccache keys piggy.o on piggy.S, which only .incbin's the compressed
