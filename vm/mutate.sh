@@ -153,10 +153,42 @@ run_batch()
 		}' "$OUT/fix.cells" "$dir/$front.rows" "$dir/$front.tap" "$dir/$front.cells"
 }
 
+# A hand-written mutant that costs time instead of changing a verdict
+# (its "# killed-by: make bench-check" line: fix-fastpath-cost) is judged
+# by that gate, as make bench-check runs it: the first line's stock and
+# mutant, without the mutants' config. The suite cannot kill it. Killed
+# only when the gate fails on the fast path; any other failure is no
+# verdict, and it stays not run.
+judge_cost()
+{
+	local name=$1 dir=$OUT/runs/$1/bench-check
+
+	[ -f "${BENCH_KDIR:-}/Makefile" ] || {
+		log "$name: no first line's tree (BENCH_KDIR) for make bench-check"
+		return
+	}
+	mkdir -p "$dir"
+	env -u VM_EXTRA_CONFIG -u VM_APPEND -u VM_TIMEOUT -u VM_BUILD \
+		KDIR="$BENCH_KDIR" "$VM_ROOT/bench/check.sh" -o "$dir" "$name" \
+		> "$dir/check.log" 2>&1
+	if grep -q '^bench-check: fast path, .*, below ' "$dir/check.log"; then
+		echo "killed make-bench-check fast-path" > "$OUT/results/$name"
+	elif grep -q '^bench-check: pass: ' "$dir/check.log"; then
+		echo survived > "$OUT/results/$name"
+	else
+		log "$name: make bench-check gave no verdict: $dir/check.log"
+	fi
+}
+
 # Judge one mutant; its result goes to results/NAME.
 judge_mutant()
 {
 	local name=$1 image err kill b=0 nb=$((${#BATCHES[@]} + 1))
+
+	if grep -q '^# killed-by: make bench-check' "$(vm_mutant_file "$name")"; then
+		judge_cost "$name"
+		return
+	fi
 
 	if ! image=$("$VM_DIR/build-kernel.sh" "$name" 2>"$OUT/runs/$name.build"); then
 		err=$(tail -n 1 "$OUT/runs/$name.build")

@@ -52,7 +52,8 @@ bisect-demo: deps-vm kdir-mutant suite
 	@KDIR="$(KDIR_MUTANT)" VM_BUILD="$(VM_BUILD_MUTANT)" $(VM_MK_DIR)/bisect-demo.sh
 
 # make mutate [MUTATE_ARGS='-n 20']: mutation testing on the mutants'
-# line (vm/mutate.sh, docs/mutation.md); it resumes where it stopped.
+# line (vm/mutate.sh, docs/mutation.md); it resumes where it stopped. A
+# mutant only make bench-check kills is judged on the first line, KDIR.
 mutate: deps-vm kdir-mutant suite test_progs
-	@KDIR="$(KDIR_MUTANT)" VM_BUILD="$(VM_BUILD_MUTANT)" \
+	@KDIR="$(KDIR_MUTANT)" VM_BUILD="$(VM_BUILD_MUTANT)" BENCH_KDIR="$(KDIR)" \
 		$(VM_MK_DIR)/mutate.sh $(MUTATE_ARGS)
