@@ -1177,6 +1177,11 @@ static const struct tse_meaning gone_uncounted = {
 	"packets of a deleted device were neither delivered nor counted dropped by ifb: ifb lost them, or still holds them"
 };
 
+static const struct tse_meaning sent_to_itself = {
+	"wrong-home",
+	"ifb took packets in more than once: it sent those whose device was gone into itself, instead of dropping them"
+};
+
 static void judge_device_deleted_while_in_ifb(struct tse_test *t)
 {
 	long long got = row_sum(t, t->traffic.delivered[TSE_FLOW_SECOND]);
@@ -1193,6 +1198,10 @@ static void judge_device_deleted_while_in_ifb(struct tse_test *t)
 	tse_expect(t, "packets of va2's flow delivered, or dropped by ifb (va's copies aside)",
 		   got + dropped - t->pkts - t->traffic.fences, t->pkts, &tse_duplicated,
 		   &gone_uncounted);
+	/* ifb counts a packet in at ifb_xmit(): one it sent into itself counts twice. */
+	tse_expect(t, "packets ifb took in: va's copies, va2's packets and the fences, each once",
+		   tse_moved(t, TSE_IFB).rx, 2 * t->pkts + t->traffic.fences, &sent_to_itself,
+		   &tse_not_redirected);
 	tse_expect_delivered(t, TSE_FLOW_REDIRECTED);
 }
 
