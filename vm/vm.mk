@@ -53,7 +53,8 @@ bisect-demo: deps-vm kdir-mutant suite
 
 # make mutate [MUTATE_ARGS='-n 20']: mutation testing on the mutants'
 # line (vm/mutate.sh, docs/mutation.md); it resumes where it stopped. A
-# mutant only make bench-check kills is judged on the first line, KDIR.
-mutate: deps-vm kdir-mutant suite test_progs
-	@KDIR="$(KDIR_MUTANT)" VM_BUILD="$(VM_BUILD_MUTANT)" BENCH_KDIR="$(KDIR)" \
+# mutant only make bench-check kills is judged on the first line's tree.
+mutate: deps-vm kdir-mutant suite test_progs bench-tools
+	@KDIR="$(KDIR_MUTANT)" VM_BUILD="$(VM_BUILD_MUTANT)" \
+		BENCH_KDIR="$(BUILD)/linux-source-$(LINE)" \
 		$(VM_MK_DIR)/mutate.sh $(MUTATE_ARGS)
