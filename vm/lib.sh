@@ -364,7 +364,7 @@ vm_fresh_payload()
 {
 	local obj=$1 cmd
 
-	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$obj/arch/x86/boot/compressed/.piggy.o.cmd")
+	cmd=$(sed -n 's/^\(saved\)\?cmd_[^ ]* := //p' "$obj/arch/x86/boot/compressed/.piggy.o.cmd")
 	case $cmd in
 	"ccache "*)	(cd "$obj" && eval "${cmd#ccache }") ;;
 	*)		return 0 ;;
