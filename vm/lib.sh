@@ -147,14 +147,19 @@ vm_mutant_base()
 	sed -n '1s/^# base: *\([a-z]*\).*/\1/p' "$(vm_mutant_file "$1")"
 }
 
+# A mutant file ($1) that costs time instead of changing a verdict: make
+# bench-check kills it, the suite cannot.
+vm_mutant_is_cost()
+{
+	grep -q '^# killed-by: make bench-check' "$1"
+}
+
 vm_mutants()
 {
 	local p
 
 	for p in "$VM_DIR"/mutants/*.patch; do
-		# A cost, not a behaviour: make bench-check kills it, the suite
-		# cannot.
-		grep -q '^# killed-by: make bench-check' "$p" && continue
+		vm_mutant_is_cost "$p" && continue
 		p=${p##*/}
 		echo "${p%.patch}"
 	done

@@ -185,7 +185,7 @@ judge_mutant()
 {
 	local name=$1 image err kill b=0 nb=$((${#BATCHES[@]} + 1))
 
-	if grep -q '^# killed-by: make bench-check' "$(vm_mutant_file "$name")"; then
+	if vm_mutant_is_cost "$(vm_mutant_file "$name")"; then
 		judge_cost "$name"
 		return
 	fi
