@@ -1568,6 +1568,42 @@ static void judge_egress_mirred_nft_egress(struct tse_test *t)
 		   &nft_egress_missed);
 }
 
+/*
+ * route_into_ifb: the sender's route to vb leads into ifb, so each datagram leaves its socket
+ * by ifb itself. No redirect set skb->redirected: ifb's egress hook classifies it once, and
+ * ifb_xmit() counts it in and frees it as a drop. Its socket is then charged for nothing.
+ */
+static int setup_route_into_ifb(struct tse_test *t)
+{
+	char cmd[96], err[256];
+
+	snprintf(cmd, sizeof(cmd), "route replace %s dev %s\n", tse_addr(t, TSE_VB),
+		 tse_dev(t, TSE_IFB));
+	if (tse_run_batch(t->net.ns[TSE_NS_SENDER], "ip", cmd, err, sizeof(err)))
+		return tse_setup_error(t, "ip %s: %s", cmd, err);
+	return 0;
+}
+
+static const struct tse_meaning unredirected_sent = {
+	"misredirected",
+	"ifb sent on packets that no redirect gave it: only a redirected packet has a device to go back to"
+};
+
+static void judge_route_into_ifb(struct tse_test *t)
+{
+	struct tse_devstats ifb = tse_moved(t, TSE_IFB);
+
+	tse_expect_hook(t, "ifb's egress classifier runs per packet (BPF)", TSE_HOOK_IFB,
+			TSE_FLOW_REDIRECTED, 1);
+	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, 0, 0, "ifb's egress");
+	tse_expect(t, "packets ifb took in (rx_packets)", (long long)ifb.rx, t->pkts,
+		   &tse_misredirected, &tse_not_redirected);
+	tse_expect(t, "packets ifb dropped as it took them in (rx_dropped)",
+		   (long long)ifb.rx_dropped, t->pkts, &tse_misredirected, &unredirected_sent);
+	tse_expect(t, "test packets vb received (veth rx_packets)",
+		   (long long)tse_moved(t, TSE_VB).rx, 0, &unredirected_sent, &unredirected_sent);
+}
+
 #define PAIR_AT(ns)	{ .ifb_ns = (ns) }
 #define ROUTER		{ .routed = true, .ifb_ns = TSE_NS_ROUTER }
 

@@ -295,3 +295,5 @@ TSE_ROW(device_deleted_while_in_ifb,
 	TSE_F_MIRRED_U32 | TSE_F_ROOT_QDISC | TSE_F_TBF, TSE_UDP,
 	.setup = setup_device_deleted_while_in_ifb, .interlude = delete_va2_let_go,
 	.judge = judge_device_deleted_while_in_ifb)
+TSE_ROW(route_into_ifb, PAIR_AT(TSE_NS_SENDER), TSE_F_BASE, TSE_UDP,
+	.setup = setup_route_into_ifb, .judge = judge_route_into_ifb)
