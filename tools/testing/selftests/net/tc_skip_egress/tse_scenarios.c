@@ -1407,6 +1407,10 @@ static void judge_clone_to_ifb(struct tse_test *t)
 		"duplicated",
 		"ifb sent the copies of bpf_clone_redirect() back out of va: the receiver gets each packet twice"
 	};
+	static const struct tse_meaning homeless_queued = {
+		"wrong-home",
+		"ifb queued copies whose skb_iif is 0, and dropped them only in its tasklet (tx_dropped): ifb_xmit() must drop what has no device to go back to"
+	};
 
 	tse_expect_no_loop(t, TSE_FLOW_REDIRECTED);
 	tse_expect_hook(t, "va egress bpf_clone_redirect program runs per packet",
@@ -1418,6 +1422,10 @@ static void judge_clone_to_ifb(struct tse_test *t)
 	tse_expect(t, "copies ifb dropped (rx_dropped + tx_dropped), the fence's included",
 		   (long long)tse_moved(t, TSE_IFB).dropped, t->pkts + !!t->traffic.fences,
 		   &copies_kept, &copies_kept);
+	/* A copy has skb_iif 0: no device to go back to, so ifb_xmit() drops it at once. */
+	tse_expect(t, "copies ifb dropped as it took them in (rx_dropped), the fence's included",
+		   (long long)tse_moved(t, TSE_IFB).rx_dropped, t->pkts + !!t->traffic.fences,
+		   &copies_kept, &homeless_queued);
 	/* Neither the packet nor its copy has an input device; the gate reads the mark first. */
 	tse_expect_sent_fields(t, TSE_HOOK_REDIRECT, TSE_VA, 0, 0, "va's egress");
 	tse_expect_sent_fields(t, TSE_HOOK_IFB, TSE_IFB, 0, 0, "ifb's egress");
