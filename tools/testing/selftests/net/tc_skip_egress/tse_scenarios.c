@@ -242,22 +242,19 @@ static void judge_root_mirror_to_ifb(struct tse_test *t)
  */
 static int setup_root_redirect_to_gone(struct tse_test *t)
 {
-	int ns = t->net.ns[TSE_NS_SENDER];
-	char match[160], err[256];
+	char match[160];
 
 	tse_u32_match(t, UDP, TSE_PORT, match, sizeof(match));
-	if (tse_run_batch(ns, "ip", "link add tse_gone type veth peer name tse_gone_peer\n",
-			  err, sizeof(err)))
-		return tse_setup_error(t, "add the veth to delete: %s", err);
-	if (setup_egress_mirred(t) || tse_root_qdisc(t, TSE_VA) ||
+	if (tse_ip_queue(t, TSE_NS_SENDER,
+			 "link add tse_gone type veth peer name tse_gone_peer\n") ||
+	    setup_egress_mirred(t) || tse_root_qdisc(t, TSE_VA) ||
 	    tse_count_at_root(t, TSE_VA, t->net.skel->progs.tse_count_reinject) ||
 	    tse_tc_queue(t, TSE_NS_SENDER,
 			 "filter add dev %s parent 1: prio 2 %s classid 1:%d action mirred egress redirect dev tse_gone index %d\n",
 			 tse_dev(t, TSE_VA), match, TSE_CHOSEN_CLASS, TSE_GONE_INDEX) ||
-	    tse_tc_flush(t))
+	    tse_tc_flush(t) ||
+	    tse_ip_queue(t, TSE_NS_SENDER, "link del tse_gone\n") || tse_tc_flush(t))
 		return -1;
-	if (tse_run_batch(ns, "ip", "link del tse_gone\n", err, sizeof(err)))
-		return tse_setup_error(t, "delete the redirect's target: %s", err);
 	t->net.root_gone = true;
 	return 0;
 }
@@ -360,13 +357,11 @@ static void judge_head_and_unsent(struct tse_test *t)
  */
 static int mirred_to_down_ifb(struct tse_test *t, const char *verb)
 {
-	char cmd[64], err[256];
-
-	if (head_and_read_mirred(t, verb))
+	if (head_and_read_mirred(t, verb) ||
+	    tse_ip_queue(t, tse_dev_ns(t, TSE_IFB), "link set dev %s down\n",
+			 tse_dev(t, TSE_IFB)) ||
+	    tse_tc_flush(t))
 		return -1;
-	snprintf(cmd, sizeof(cmd), "link set dev %s down\n", tse_dev(t, TSE_IFB));
-	if (tse_run_batch(t->net.ns[tse_dev_ns(t, TSE_IFB)], "ip", cmd, err, sizeof(err)))
-		return tse_setup_error(t, "set ifb down: %s", err);
 	t->net.hook_drops = true;
 	return 0;
 }
@@ -1015,13 +1010,10 @@ static void judge_burst(struct tse_test *t)
 static int setup_burst_into_short_ifb_queue(struct tse_test *t)
 {
 	enum tse_ns ns = tse_dev_ns(t, TSE_IFB);
-	char cmd[64], err[256];
 
-	snprintf(cmd, sizeof(cmd), "link set %s txqueuelen %d\n", tse_dev(t, TSE_IFB),
-		 SHORT_QUEUE);
-	if (tse_run_batch(t->net.ns[ns], "ip", cmd, err, sizeof(err)))
-		return tse_setup_error(t, "ip %s: %s", cmd, err);
-	return tse_tc_queue(t, ns, "qdisc add dev %s root pfifo limit %d\n",
+	return tse_ip_queue(t, ns, "link set %s txqueuelen %d\n", tse_dev(t, TSE_IFB),
+			    SHORT_QUEUE) ?:
+	       tse_tc_queue(t, ns, "qdisc add dev %s root pfifo limit %d\n",
 			    tse_dev(t, TSE_IFB), SHORT_QUEUE) ?:
 	       setup_forward_egress_mirred(t);
 }
@@ -1155,11 +1147,9 @@ static int setup_device_deleted_while_in_ifb(struct tse_test *t)
 
 static int delete_va2_let_go(struct tse_test *t)
 {
-	char cmd[32], err[256];
-
-	snprintf(cmd, sizeof(cmd), "link del %s\n", tse_dev(t, TSE_VA2));
-	if (tse_run_batch(t->net.ns[TSE_NS_SENDER], "ip", cmd, err, sizeof(err)))
-		return tse_setup_error(t, "ip %s: %s", cmd, err);
+	if (tse_ip_queue(t, TSE_NS_SENDER, "link del %s\n", tse_dev(t, TSE_VA2)) ||
+	    tse_tc_flush(t))
+		return -1;
 	/* vb2, its peer, went with it: nothing reads their counters now. */
 	t->net.ifindex[TSE_VA2] = 0;
 	t->net.ifindex[TSE_VB2] = 0;
@@ -1583,13 +1573,9 @@ static void judge_egress_mirred_nft_egress(struct tse_test *t)
  */
 static int setup_route_into_ifb(struct tse_test *t)
 {
-	char cmd[96], err[256];
-
-	snprintf(cmd, sizeof(cmd), "route replace %s dev %s\n", tse_addr(t, TSE_VB),
-		 tse_dev(t, TSE_IFB));
-	if (tse_run_batch(t->net.ns[TSE_NS_SENDER], "ip", cmd, err, sizeof(err)))
-		return tse_setup_error(t, "ip %s: %s", cmd, err);
-	return 0;
+	return tse_ip_queue(t, TSE_NS_SENDER, "route replace %s dev %s\n",
+			    tse_addr(t, TSE_VB), tse_dev(t, TSE_IFB)) ?:
+	       tse_tc_flush(t);
 }
 
 static const struct tse_meaning unredirected_sent = {

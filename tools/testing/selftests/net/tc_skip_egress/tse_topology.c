@@ -401,6 +401,18 @@ __printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
 	return ret;
 }
 
+__printf(3, 4) int tse_ip_queue(struct tse_test *t, enum tse_ns ns,
+				const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = tse_vqueue(t, ns, TSE_IP, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
 int tse_tc_flush(struct tse_test *t)
 {
 	return tse_flush(t);

@@ -19,6 +19,8 @@ int tse_run_listing(int nsfd, const char *tool, const char *cmds, char *out,
 void tse_chomp(char *s);
 __printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
 				const char *fmt, ...);
+__printf(3, 4) int tse_ip_queue(struct tse_test *t, enum tse_ns ns,
+				const char *fmt, ...);
 int tse_tc_flush(struct tse_test *t);
 int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds);
 int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
