@@ -328,32 +328,22 @@ int tse_run_listing(int nsfd, const char *tool, const char *cmds, char *out,
 static const char *const tools[TSE_TOOLS] = { "ip", "tc" };
 
 /* Batched: building a topology costs two commands per namespace, not one per step. */
-static __printf(4, 0) int tse_vqueue(struct tse_test *t, enum tse_ns ns,
-				     enum tse_tool tool, const char *fmt,
-				     va_list ap)
+__printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
+			     enum tse_tool tool, const char *fmt, ...)
 {
 	char *q = t->queue->batch[ns][tool];
 	size_t used = strlen(q);
+	va_list ap;
 	int n;
 
+	va_start(ap, fmt);
 	n = vsnprintf(q + used, TSE_QUEUE - used, fmt, ap);
+	va_end(ap);
 	if (n >= (int)(TSE_QUEUE - used)) {
 		q[used] = '\0';
 		return tse_setup_error(t, "%s batch too long", tools[tool]);
 	}
 	return 0;
-}
-
-static __printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
-				    enum tse_tool tool, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = tse_vqueue(t, ns, tool, fmt, ap);
-	va_end(ap);
-	return ret;
 }
 
 /* The command that failed: iproute2 names its line ("Command failed -:N"). */
@@ -386,30 +376,6 @@ static int tse_flush(struct tse_test *t)
 			q[0] = '\0';
 		}
 	}
-	return ret;
-}
-
-__printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
-				const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = tse_vqueue(t, ns, TSE_TC, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-__printf(3, 4) int tse_ip_queue(struct tse_test *t, enum tse_ns ns,
-				const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = tse_vqueue(t, ns, TSE_IP, fmt, ap);
-	va_end(ap);
 	return ret;
 }
 

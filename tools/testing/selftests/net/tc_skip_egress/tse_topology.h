@@ -17,10 +17,10 @@ int tse_run_batch(int nsfd, const char *tool, const char *cmds, char *err,
 int tse_run_listing(int nsfd, const char *tool, const char *cmds, char *out,
 		    size_t outlen);
 void tse_chomp(char *s);
-__printf(3, 4) int tse_tc_queue(struct tse_test *t, enum tse_ns ns,
-				const char *fmt, ...);
-__printf(3, 4) int tse_ip_queue(struct tse_test *t, enum tse_ns ns,
-				const char *fmt, ...);
+__printf(4, 5) int tse_queue(struct tse_test *t, enum tse_ns ns,
+			     enum tse_tool tool, const char *fmt, ...);
+#define tse_tc_queue(t, ns, ...)	tse_queue(t, ns, TSE_TC, __VA_ARGS__)
+#define tse_ip_queue(t, ns, ...)	tse_queue(t, ns, TSE_IP, __VA_ARGS__)
 int tse_tc_flush(struct tse_test *t);
 int tse_tc_batch(struct tse_test *t, enum tse_ns ns, const char *cmds);
 int tse_count_at(struct tse_test *t, enum tse_dev dev, bool egress,
