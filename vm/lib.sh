@@ -475,17 +475,44 @@ vm_boot()
 	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" "$@"
 }
 
+# vm_run_limit ARG...: the time limit of a VM that runs the suite's
+# command ARG... (run-vm.sh's arguments, "IMAGE -- COMMAND..."):
+# VM_TIMEOUT when set, else VM_BOOT_LIMIT (300 s) and VM_TEST_LIMIT (10 s)
+# for each test it runs, its -t options or every test the suite lists.
+# A fixed limit does not fit: a test takes a guest 0.5 s of TCG on one
+# machine and 5 s on another, shared by two VMs (docs/vm.md).
+vm_run_limit()
+{
+	local n=0
+
+	if [ -n "${VM_TIMEOUT:-}" ]; then
+		echo "$VM_TIMEOUT"
+		return
+	fi
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		shift
+	done
+	while [ $# -gt 0 ]; do
+		[ "$1" = -t ] && n=$((n + 1))
+		shift
+	done
+	[ "$n" -gt 0 ] ||
+		n=$(SUITE=$VM_SUITE "$VM_ROOT/scripts/run-suite.sh" -l 2>/dev/null | wc -l)
+	echo $((${VM_BOOT_LIMIT:-300} + n * ${VM_TEST_LIMIT:-10}))
+}
+
 # vm_run_cells DIR NAME [run-vm.sh options] IMAGE -- COMMAND...: boot
-# IMAGE, run COMMAND from the repo's top, and leave DIR/NAME.tap, .err
-# (run-vm.sh's lines), .rc (its exit code), .cells, .fill and .whole
-# (empty, or why the run is not all it had to say: vm_run_not_whole).
-# Returns run-vm.sh's exit code.
+# IMAGE, run COMMAND from the repo's top within vm_run_limit's time (an
+# option -t before IMAGE wins), and leave DIR/NAME.tap, .err (run-vm.sh's
+# lines), .rc (its exit code), .cells, .fill and .whole (empty, or why the
+# run is not all it had to say: vm_run_not_whole). Returns run-vm.sh's
+# exit code.
 vm_run_cells()
 {
 	local dir=$1 name=$2 rc
 
 	shift 2
-	vm_boot "$@" > "$dir/$name.tap" 2> "$dir/$name.err"
+	vm_boot -t "$(vm_run_limit "$@")" "$@" > "$dir/$name.tap" 2> "$dir/$name.err"
 	rc=$?
 	echo $rc > "$dir/$name.rc"
 	vm_cells "$dir/$name.tap" > "$dir/$name.cells"

@@ -278,7 +278,8 @@ main()
 	parse_args "$@"
 	if [ -n "$kernel_image" ]; then
 		check_bootable "$kernel_image"
-		vm_boot "$kernel_image" -- "${suite_cmd[@]}" "${suite_args[@]}"
+		vm_boot -t "$(vm_run_limit -- "${suite_args[@]}")" \
+			"$kernel_image" -- "${suite_cmd[@]}" "${suite_args[@]}"
 		exit
 	fi
 	# The kernel line of KDIR picks the expected matrix; another line is
