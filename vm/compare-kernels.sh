@@ -110,7 +110,8 @@ run_kernel()
 	[ "$initrd" = - ] || opt=(-i "$initrd")
 	rm -f "$base.tsv" "$base.tap" "$base.err" "$base.log" "$base.cells"
 	t0=$(vm_now)
-	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -l "$base.log" "${opt[@]}" "$image" \
+	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" -t "$(vm_tests_limit $#)" -l "$base.log" \
+		"${opt[@]}" "$image" \
 		-- "$VM_DIR/records-guest.sh" "$SUITE_COPY" "$@" 2>"$base.err" |
 		split_output "$base.tap" "$base.tsv"
 	rc=${PIPESTATUS[0]}

@@ -475,20 +475,23 @@ vm_boot()
 	"$VM_DIR/run-vm.sh" -C "$VM_ROOT" "$@"
 }
 
-# vm_run_limit ARG...: the time limit of a VM that runs the suite's
-# command ARG... (run-vm.sh's arguments, "IMAGE -- COMMAND..."):
-# VM_TIMEOUT when set, else VM_BOOT_LIMIT (300 s) and VM_TEST_LIMIT (10 s)
-# for each test it runs, its -t options or every test the suite lists.
-# A fixed limit does not fit: a test takes a guest 0.5 s of TCG on one
-# machine and 5 s on another, shared by two VMs (docs/vm.md).
+# vm_tests_limit N: the time limit of a VM that runs N tests of the
+# suite: VM_TIMEOUT when set, else VM_BOOT_LIMIT (300 s) and VM_TEST_LIMIT
+# (10 s) for each test. A fixed limit does not fit: a test takes a guest
+# 0.5 s of TCG on one machine and 5 s on another, shared by two VMs
+# (docs/vm.md).
+vm_tests_limit()
+{
+	echo "${VM_TIMEOUT:-$((${VM_BOOT_LIMIT:-300} + $1 * ${VM_TEST_LIMIT:-10}))}"
+}
+
+# vm_run_limit ARG...: vm_tests_limit of a VM that runs the suite's
+# command ARG... (run-vm.sh's arguments, "IMAGE -- COMMAND..."): its
+# -t options, or every test the suite lists.
 vm_run_limit()
 {
 	local n=0
 
-	if [ -n "${VM_TIMEOUT:-}" ]; then
-		echo "$VM_TIMEOUT"
-		return
-	fi
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		shift
 	done
@@ -498,7 +501,7 @@ vm_run_limit()
 	done
 	[ "$n" -gt 0 ] ||
 		n=$(SUITE=$VM_SUITE "$VM_ROOT/scripts/run-suite.sh" -l 2>/dev/null | wc -l)
-	echo $((${VM_BOOT_LIMIT:-300} + n * ${VM_TEST_LIMIT:-10}))
+	vm_tests_limit "$n"
 }
 
 # vm_run_cells DIR NAME [run-vm.sh options] IMAGE -- COMMAND...: boot
