@@ -446,8 +446,8 @@ t_series_check()
 # vm/expected-matrix-LINE.txt in the front end CHECK_LTS_FRONT names. One
 # front end by default: the first line's matrices show both front ends
 # agree, and on a machine whose TCG is slow the stable lines' two would
-# take .ci/run past its 90 minutes (2892 s for their 8 VMs in CI,
-# docs/checkers.md). Two VMs at once either way.
+# take .ci/run past its 90 minutes (docs/checkers.md). Two VMs at once
+# either way.
 t_vm_lts()
 {
 	local front=${CHECK_LTS_FRONT-kselftest} jobs=1 fronts="both front ends"
